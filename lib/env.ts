@@ -12,8 +12,6 @@ export type KvKey =
 
 /** An entry read from a KV store; `versionstamp` is `null` when absent. */
 export interface KvEntry<T> {
-  /** The key read. */
-  readonly key: KvKey;
   /** The value, or `null` when absent. */
   readonly value: T | null;
   /** The entry's version, or `null` when absent. */

@@ -13,28 +13,34 @@ export class HttpError extends Error {
   readonly body: Readonly<Record<string, unknown>>;
   /** Extra response headers (`retry-after`, `allow`, `set-cookie`). */
   readonly headers: Readonly<Record<string, string>>;
+  readonly #code: string | undefined;
 
   /**
    * @param status HTTP status
    * @param body JSON body sent to the client
    * @param detail what went wrong, for the server log only
    * @param headers extra response headers
+   * @param code the code written in the log when the body's `error` is a
+   *   sentence (429, the auth route's 401)
    */
   constructor(
     status: number,
     body: Readonly<Record<string, unknown>>,
     detail: string,
     headers: Readonly<Record<string, string>> = {},
+    code?: string,
   ) {
     super(detail);
     this.name = "HttpError";
     this.status = status;
     this.body = body;
     this.headers = headers;
+    this.#code = code;
   }
 
-  /** The error code of the body, for the log line. */
+  /** The error code for the log line: the given code, else the body's. */
   get code(): string {
+    if (this.#code !== undefined) return this.#code;
     return typeof this.body.error === "string"
       ? this.body.error
       : String(this.status);

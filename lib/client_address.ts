@@ -1,0 +1,108 @@
+/**
+ * Who is asking, for rate windows and logs: the peer address, or the first
+ * address in a trusted proxy's header, IPv6 grouped by /64.
+ *
+ * @module
+ */
+
+import { sha256Hex } from "./digest.ts";
+import type { ClientInfo, Env } from "./env.ts";
+
+/** The bucket used when no address is known. */
+export const SHARED_CLIENT = "shared";
+
+const IPV4 =
+  /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/**
+ * The client's rate bucket: an IPv4 address, an IPv6 /64 prefix, or
+ * `"shared"` when neither the proxy header nor the peer gives a valid one.
+ *
+ * @param request the incoming request
+ * @param env the host's variables (`EDITOR_CLIENT_IP_HEADER`)
+ * @param info the connection info
+ * @returns a normalised address or prefix
+ */
+export function clientAddress(
+  request: Request,
+  env: Env,
+  info: ClientInfo | undefined,
+): string {
+  const header = env.EDITOR_CLIENT_IP_HEADER;
+  if (header) {
+    const value = request.headers.get(header);
+    const first = value?.split(",")[0]?.trim();
+    const grouped = first ? groupAddress(first) : undefined;
+    if (grouped) return grouped;
+  }
+  const peer = info?.remoteAddr?.hostname;
+  return (peer && groupAddress(peer)) || SHARED_CLIENT;
+}
+
+/**
+ * A client address in its bucket form: IPv4 as is, IPv4-mapped IPv6 as
+ * IPv4, other IPv6 as its first 64 bits (`2001:db8:0:1::/64`).
+ *
+ * @param address an address as written in a header or by the host
+ * @returns the bucket, or `undefined` when it is not an IP address
+ */
+export function groupAddress(address: string): string | undefined {
+  let text = address.trim();
+  if (text.startsWith("[")) {
+    const end = text.indexOf("]");
+    if (end < 0) return undefined;
+    text = text.slice(1, end);
+  }
+  if (IPV4.test(text)) return text;
+  const groups = ipv6Groups(text);
+  if (!groups) return undefined;
+  const mapped = groups.slice(0, 5).every((g) => g === 0) &&
+    groups[5] === 0xffff;
+  if (mapped) {
+    const [hi = 0, lo = 0] = groups.slice(6);
+    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+  }
+  return groups.slice(0, 4).map((g) => g.toString(16)).join(":") + "::/64";
+}
+
+function ipv6Groups(text: string): number[] | undefined {
+  const zone = text.indexOf("%");
+  const bare = zone < 0 ? text : text.slice(0, zone);
+  if (!/^[0-9A-Fa-f:.]+$/.test(bare)) return undefined;
+  const halves = bare.split("::");
+  if (halves.length > 2) return undefined;
+  const parse = (part: string): number[] | undefined => {
+    if (part === "") return [];
+    const out: number[] = [];
+    const pieces = part.split(":");
+    for (const [index, piece] of pieces.entries()) {
+      if (index === pieces.length - 1 && IPV4.test(piece)) {
+        const [a = 0, b = 0, c = 0, d = 0] = piece.split(".").map(Number);
+        out.push((a << 8) | b, (c << 8) | d);
+      } else if (/^[0-9A-Fa-f]{1,4}$/.test(piece)) {
+        out.push(parseInt(piece, 16));
+      } else {
+        return undefined;
+      }
+    }
+    return out;
+  };
+  const head = parse(halves[0] ?? "");
+  const tail = halves.length === 2 ? parse(halves[1] ?? "") : [];
+  if (!head || !tail) return undefined;
+  if (halves.length === 1) return head.length === 8 ? head : undefined;
+  const missing = 8 - head.length - tail.length;
+  if (missing < 1) return undefined;
+  return [...head, ...new Array<number>(missing).fill(0), ...tail];
+}
+
+/**
+ * A short, stable tag for a client bucket, used in rate keys and logs so
+ * that addresses are not stored or written in clear.
+ *
+ * @param address the bucket from `clientAddress`
+ * @returns 16 hex digits
+ */
+export async function clientTag(address: string): Promise<string> {
+  return (await sha256Hex(`inpage-editor client ${address}`)).slice(0, 16);
+}

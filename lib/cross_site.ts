@@ -1,0 +1,45 @@
+/**
+ * The cross-site guard: a request a browser marks as cross-site, or whose
+ * `Origin` names another host than the one it was sent to, carries no
+ * session and cannot log in.
+ *
+ * @module
+ */
+
+/**
+ * Whether a request comes from another site.
+ *
+ * @param request the incoming request
+ * @returns true when `Sec-Fetch-Site` is `cross-site` or `Origin` differs
+ *   from `Host` (an opaque or unreadable `Origin` counts as different)
+ */
+export function isCrossSite(request: Request): boolean {
+  const fetchSite = request.headers.get("sec-fetch-site");
+  if (fetchSite?.trim().toLowerCase() === "cross-site") return true;
+  const origin = request.headers.get("origin");
+  if (origin === null) return false;
+  let from: URL;
+  try {
+    from = new URL(origin);
+  } catch {
+    return true;
+  }
+  if (from.protocol !== "http:" && from.protocol !== "https:") return true;
+  const host = request.headers.get("host") ?? safeHost(request.url);
+  if (!host) return true;
+  let to: URL;
+  try {
+    to = new URL(`${from.protocol}//${host}`);
+  } catch {
+    return true;
+  }
+  return to.hostname !== from.hostname || to.port !== from.port;
+}
+
+function safeHost(url: string): string | undefined {
+  try {
+    return new URL(url).host;
+  } catch {
+    return undefined;
+  }
+}

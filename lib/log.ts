@@ -1,0 +1,52 @@
+/**
+ * One JSON log line per request. Never a key, token, cookie or page content:
+ * callers pass only the fields below, and `detail` is written by the package.
+ *
+ * @module
+ */
+
+import type { Env } from "./env.ts";
+
+/** The fields of a request's log line. */
+export interface LogFields {
+  /** The route path, or `null` for an unknown path. */
+  route: string | null;
+  /** The request method. */
+  method: string;
+  /** The response status. */
+  status: number;
+  /** Time spent, in milliseconds. */
+  ms: number;
+  /** The client, hashed (see `clientTag`). */
+  client: string;
+  /** The error code of the answer, when it is an error. */
+  code?: string | undefined;
+  /** Internal detail, for the log only. */
+  detail?: string | undefined;
+}
+
+/**
+ * Writes one JSON line through `env.EDITOR_LOG`, or `console.log`.
+ *
+ * @param env the host's bindings
+ * @param fields what happened
+ */
+export function logRequest(env: Env, fields: LogFields): void {
+  const line = JSON.stringify({
+    time: new Date().toISOString(),
+    ...fields,
+    ms: Math.round(fields.ms * 10) / 10,
+  });
+  (env.EDITOR_LOG ?? console.log)(line);
+}
+
+/**
+ * Writes one JSON line that is not about a request (configuration problems).
+ *
+ * @param env the host's bindings
+ * @param message what is wrong, in sentence case
+ */
+export function logNotice(env: Env, message: string): void {
+  const line = JSON.stringify({ time: new Date().toISOString(), message });
+  (env.EDITOR_LOG ?? console.log)(line);
+}

@@ -1,0 +1,59 @@
+/**
+ * The first check of every route: the rate budget of the route for the
+ * client, with the documented 429 answers.
+ *
+ * @module
+ */
+
+import type { Env } from "./env.ts";
+import { now } from "./env.ts";
+import { HttpError } from "./http_error.ts";
+import { kvOf } from "./kv_binding.ts";
+import { type Budget, takeSlot } from "./sliding_window.ts";
+
+/** The routes that have a budget. */
+export type RateRoute = "auth" | "content" | "save" | "upload";
+
+const MINUTE = 60_000;
+
+/** The budgets of the route reference, §8. */
+export const BUDGETS: Readonly<Record<RateRoute, Budget>> = Object.freeze({
+  auth: { limit: 5, windowMs: 15 * MINUTE },
+  content: { limit: 60, windowMs: 5 * MINUTE },
+  save: { limit: 30, windowMs: 5 * MINUTE },
+  upload: { limit: 30, windowMs: 15 * MINUTE },
+});
+
+/**
+ * Takes a slot of the route's budget for this client.
+ *
+ * @param env the host's bindings (`RATE_LIMIT`, the clock)
+ * @param route which budget
+ * @param client the client's tag
+ * @throws {HttpError} 429 with `retry-after` when the budget is spent, 503
+ *   when `RATE_LIMIT` is missing
+ */
+export async function limitRate(
+  env: Env,
+  route: RateRoute,
+  client: string,
+): Promise<void> {
+  const kv = kvOf(env);
+  const result = await takeSlot(
+    kv,
+    ["editor", "rate", route, client],
+    BUDGETS[route],
+    () => now(env),
+  );
+  if (result.ok) return;
+  const seconds = result.retryAfterSeconds;
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  const lead = route === "auth" ? "Trop de tentatives" : "Trop de requêtes";
+  throw new HttpError(
+    429,
+    { error: `${lead}. Réessayez dans ${minutes} min.` },
+    `${route} budget spent, retry after ${seconds} s`,
+    { "retry-after": String(seconds) },
+    "rate_limited",
+  );
+}

@@ -1,0 +1,136 @@
+/**
+ * What turns a route's work into handlers: one JSON log line per request,
+ * typed errors mapped to responses in one place, and method dispatch with
+ * 405 and `allow` for the methods a route does not serve.
+ *
+ * @module
+ */
+
+import { clientAddress, clientTag } from "./client_address.ts";
+import type { Env, Handler, RouteContext } from "./env.ts";
+import { errorResponse } from "./error_response.ts";
+import { HttpError } from "./http_error.ts";
+import { logRequest } from "./log.ts";
+
+/** The four route paths. */
+export type RoutePath =
+  | "/api/auth"
+  | "/api/content"
+  | "/api/save"
+  | "/api/upload";
+
+/** A request as the route's work sees it: the context and the client tag. */
+export interface Exchange extends RouteContext {
+  /** The route path. */
+  route: RoutePath;
+  /** The client's tag (hashed bucket), for rate keys and logs. */
+  client: string;
+}
+
+/** A route's work for one method; it throws typed errors on failure. */
+export type Work = (exchange: Exchange) => Promise<Response>;
+
+/**
+ * Wraps a route's work for one method: computes the client tag, maps what
+ * it throws, and writes the log line.
+ *
+ * @param route the route path
+ * @param work the checks and the answer
+ * @returns a plain Web handler
+ */
+export function handler(route: RoutePath, work: Work): Handler {
+  return async (context) => {
+    const started = performance.now();
+    let client = "unknown";
+    let response: Response;
+    let code: string | undefined;
+    let detail: string | undefined;
+    try {
+      client = await clientTag(
+        clientAddress(context.request, context.env, context.info),
+      );
+      response = await work({ ...context, route, client });
+    } catch (error) {
+      ({ response, code, detail } = errorResponse(error));
+    }
+    logAnswer(context.env, route, context.request.method, response, started, {
+      client,
+      code,
+      detail,
+    });
+    return response;
+  };
+}
+
+/**
+ * The `onRequest` of a route: dispatches on the method, answers 405 with
+ * `allow` for any other.
+ *
+ * @param route the route path
+ * @param methods the handlers by method
+ * @returns the dispatching handler
+ */
+export function dispatch(
+  route: RoutePath,
+  methods: Readonly<Record<string, Handler>>,
+): Handler {
+  const allow = Object.keys(methods).join(", ");
+  return async (context) => {
+    const method = context.request.method.toUpperCase();
+    const serve = Object.hasOwn(methods, method) ? methods[method] : undefined;
+    if (serve) return await serve(context);
+    const started = performance.now();
+    const { response, code, detail } = errorResponse(
+      new HttpError(
+        405,
+        { error: "method_not_allowed" },
+        `method ${method.slice(0, 16)} not served`,
+        { allow },
+      ),
+    );
+    const client = await clientTag(
+      clientAddress(context.request, context.env, context.info),
+    );
+    logAnswer(context.env, route, method, response, started, {
+      client,
+      code,
+      detail,
+    });
+    return response;
+  };
+}
+
+/**
+ * Writes the log line of an answer; a failing log sink never changes it.
+ *
+ * @param env the host's bindings (`EDITOR_LOG`)
+ * @param route the route path, or `null` for an unknown path
+ * @param method the request method
+ * @param response the answer
+ * @param started `performance.now()` when the request arrived
+ * @param fields the client tag, and the error code and detail when failed
+ */
+export function logAnswer(
+  env: Env,
+  route: string | null,
+  method: string,
+  response: Response,
+  started: number,
+  fields: {
+    client: string;
+    code: string | undefined;
+    detail: string | undefined;
+  },
+): void {
+  try {
+    logRequest(env, {
+      route,
+      method: method.slice(0, 16),
+      status: response.status,
+      ms: performance.now() - started,
+      ...fields,
+    });
+  } catch {
+    // A failing log sink must not change the answer.
+  }
+}

@@ -1,0 +1,141 @@
+/**
+ * Editing sessions in KV: a 256-bit token in the `editor_session` cookie,
+ * only its SHA-256 stored, with an expiry checked on read and a fingerprint
+ * of the key hash so that rotating `EDITOR_KEY_HASH` ends every session.
+ *
+ * @module
+ */
+
+import { sha256Hex } from "./digest.ts";
+import type { Env, KvKey, KvStore } from "./env.ts";
+import { now } from "./env.ts";
+import { isCrossSite } from "./cross_site.ts";
+import { retryBusy } from "./kv_binding.ts";
+
+/** Session lifetime: 8 hours, in seconds. */
+export const SESSION_SECONDS = 28_800;
+
+/** The HttpOnly cookie that carries the session token. */
+export const SESSION_COOKIE = "editor_session";
+
+/** The script-readable cookie that tells the page an edit session is open. */
+export const EDIT_COOKIE = "editor_edit";
+
+const TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const ATTRIBUTES = "Secure; SameSite=Strict; Path=/";
+
+interface StoredSession {
+  expiresAt: number;
+  key: string;
+}
+
+/**
+ * Opens a session: stores the token's hash and returns the two cookies.
+ *
+ * @param kv the store
+ * @param env the host's variables (`EDITOR_KEY_HASH`, the clock)
+ * @returns the `set-cookie` values
+ */
+export async function openSession(kv: KvStore, env: Env): Promise<string[]> {
+  const token = base64Url(crypto.getRandomValues(new Uint8Array(32)));
+  const value: StoredSession = {
+    expiresAt: now(env) + SESSION_SECONDS * 1000,
+    key: await keyFingerprint(env.EDITOR_KEY_HASH),
+  };
+  const key = await sessionKey(token);
+  await retryBusy(() =>
+    kv.set(key, value, { expireIn: SESSION_SECONDS * 1000 })
+  );
+  return [
+    `${SESSION_COOKIE}=${token}; ${ATTRIBUTES}; Max-Age=${SESSION_SECONDS}; HttpOnly`,
+    `${EDIT_COOKIE}=1; ${ATTRIBUTES}; Max-Age=${SESSION_SECONDS}`,
+  ];
+}
+
+/**
+ * Whether the request carries a valid session: same site, a well-formed
+ * token, found, not expired, and opened under the current key hash.
+ *
+ * @param kv the store
+ * @param request the incoming request
+ * @param env the host's variables
+ * @returns true when the session is valid
+ */
+export async function hasSession(
+  kv: KvStore,
+  request: Request,
+  env: Env,
+): Promise<boolean> {
+  if (isCrossSite(request)) return false;
+  const token = sessionToken(request);
+  if (!token || !env.EDITOR_KEY_HASH) return false;
+  const key = await sessionKey(token);
+  const entry = await retryBusy(() => kv.get<StoredSession>(key));
+  const stored = entry.value;
+  if (!stored || typeof stored.expiresAt !== "number") return false;
+  if (stored.expiresAt <= now(env)) return false;
+  return stored.key === await keyFingerprint(env.EDITOR_KEY_HASH);
+}
+
+/**
+ * Ends the request's session, if it names one.
+ *
+ * @param kv the store
+ * @param request the incoming request
+ */
+export async function closeSession(
+  kv: KvStore,
+  request: Request,
+): Promise<void> {
+  const token = sessionToken(request);
+  if (!token) return;
+  const key = await sessionKey(token);
+  await retryBusy(() => kv.delete(key));
+}
+
+/**
+ * The two cookies cleared: same attributes, `Max-Age=0`.
+ *
+ * @returns the `set-cookie` values
+ */
+export function clearedCookies(): string[] {
+  return [
+    `${SESSION_COOKIE}=; ${ATTRIBUTES}; Max-Age=0; HttpOnly`,
+    `${EDIT_COOKIE}=; ${ATTRIBUTES}; Max-Age=0`,
+  ];
+}
+
+/**
+ * The session token of a request's `cookie` header, when well formed.
+ *
+ * @param request the incoming request
+ * @returns the token, or `undefined`
+ */
+export function sessionToken(request: Request): string | undefined {
+  const header = request.headers.get("cookie");
+  if (!header) return undefined;
+  for (const pair of header.split(";")) {
+    const at = pair.indexOf("=");
+    if (at < 0 || pair.slice(0, at).trim() !== SESSION_COOKIE) continue;
+    const value = pair.slice(at + 1).trim();
+    if (TOKEN.test(value)) return value;
+  }
+  return undefined;
+}
+
+async function sessionKey(token: string): Promise<KvKey> {
+  return ["editor", "session", await sha256Hex(token)];
+}
+
+async function keyFingerprint(hash: string | undefined): Promise<string> {
+  return await sha256Hex(`inpage-editor key ${hash ?? ""}`);
+}
+
+function base64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(
+    /=+$/,
+    "",
+  );
+}

@@ -1,0 +1,259 @@
+/**
+ * The site key: argon2id (through `hash-wasm`) in a PHC string, verified in
+ * constant time, at most two verifications at once per process, and the same
+ * work for a missing or unreadable hash as for a real one.
+ *
+ * @module
+ */
+
+import { argon2id } from "hash-wasm";
+
+/** The argon2id cost parameters. */
+export interface KeyHashParams {
+  /** Memory in KiB. */
+  memory: number;
+  /** Passes over memory. */
+  iterations: number;
+  /** Lanes. */
+  parallelism: number;
+}
+
+/** A PHC string read back: its parameters, salt and hash. */
+export interface ParsedKeyHash extends KeyHashParams {
+  /** The salt bytes. */
+  salt: Uint8Array;
+  /** The expected hash bytes. */
+  hash: Uint8Array;
+}
+
+/** The defaults: m = 65536 KiB, t = 3, p = 1 (about 350 ms). */
+export const DEFAULT_KEY_PARAMS: Readonly<KeyHashParams> = Object.freeze({
+  memory: 65_536,
+  iterations: 3,
+  parallelism: 1,
+});
+
+/** The largest parameters accepted when a hash is read or made. */
+export const KEY_PARAM_LIMITS: Readonly<KeyHashParams> = Object.freeze({
+  memory: 1_048_576,
+  iterations: 20,
+  parallelism: 16,
+});
+
+/** Longest accepted key, in characters (code points). */
+export const KEY_MAX = 256;
+
+const SALT_BYTES = 16;
+const HASH_BYTES = 32;
+const PHC =
+  /^\$argon2id\$v=19\$m=(\d{1,8}),t=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/]{11,88})\$([A-Za-z0-9+/]{22,88})$/;
+
+/**
+ * Checks cost parameters against the limits.
+ *
+ * @param params the parameters
+ * @returns a sentence saying what is wrong, or `undefined` when they are fine
+ */
+export function keyParamsProblem(params: KeyHashParams): string | undefined {
+  const { memory, iterations, parallelism } = params;
+  for (const [name, value] of Object.entries(params)) {
+    if (!Number.isSafeInteger(value) || value < 1) {
+      return `${name} must be a positive integer`;
+    }
+  }
+  if (parallelism > KEY_PARAM_LIMITS.parallelism) {
+    return `parallelism must be at most ${KEY_PARAM_LIMITS.parallelism}`;
+  }
+  if (iterations > KEY_PARAM_LIMITS.iterations) {
+    return `iterations must be at most ${KEY_PARAM_LIMITS.iterations}`;
+  }
+  if (memory > KEY_PARAM_LIMITS.memory) {
+    return `memory must be at most ${KEY_PARAM_LIMITS.memory} KiB`;
+  }
+  if (memory < 8 * parallelism) {
+    return "memory must be at least 8 KiB per lane";
+  }
+  return undefined;
+}
+
+/**
+ * Reads an argon2id PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`).
+ *
+ * @param phc the string from `EDITOR_KEY_HASH`
+ * @returns its parts, or `undefined` when it is not a usable argon2id hash
+ *   (another variant or version, parameters over the limits, bad base64)
+ */
+export function parseKeyHash(
+  phc: string | undefined,
+): ParsedKeyHash | undefined {
+  const match = typeof phc === "string" ? PHC.exec(phc.trim()) : null;
+  if (!match) return undefined;
+  const [, m = "", t = "", p = "", salt64 = "", hash64 = ""] = match;
+  const params = { memory: +m, iterations: +t, parallelism: +p };
+  if (keyParamsProblem(params)) return undefined;
+  const salt = fromB64(salt64);
+  const hash = fromB64(hash64);
+  if (!salt || !hash || salt.length < 8 || hash.length < 16) return undefined;
+  return { ...params, salt, hash };
+}
+
+/**
+ * Hashes a key into a PHC string with a fresh 16-byte salt.
+ *
+ * @param key the site key (normalised to NFC, hashed as UTF-8)
+ * @param params the cost parameters; defaults to `DEFAULT_KEY_PARAMS`
+ * @returns the PHC string
+ * @throws {RangeError} when the parameters are over the limits
+ */
+export async function hashKey(
+  key: string,
+  params: KeyHashParams = DEFAULT_KEY_PARAMS,
+): Promise<string> {
+  const problem = keyParamsProblem(params);
+  if (problem) throw new RangeError(problem);
+  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  return await argon2id({
+    password: key.normalize("NFC"),
+    salt,
+    memorySize: params.memory,
+    iterations: params.iterations,
+    parallelism: params.parallelism,
+    hashLength: HASH_BYTES,
+    outputType: "encoded",
+  });
+}
+
+let running = 0;
+let verifications = 0;
+const waiting: (() => void)[] = [];
+const MAX_RUNNING = 2;
+
+/**
+ * Verifies a key against a PHC string, in constant time. A missing or
+ * unreadable hash costs the same work as a default one and answers false.
+ * At most two verifications run at once in a process; later ones wait.
+ *
+ * @param key the submitted key
+ * @param phc the configured `EDITOR_KEY_HASH`
+ * @returns whether the key matches
+ */
+export async function verifyKey(
+  key: string,
+  phc: string | undefined,
+): Promise<boolean> {
+  const parsed = parseKeyHash(phc);
+  const target = parsed ?? decoy();
+  while (running >= MAX_RUNNING) {
+    await new Promise<void>((resolve) => waiting.push(resolve));
+  }
+  running++;
+  verifications++;
+  try {
+    const computed = await argon2(key.normalize("NFC"), target);
+    return constantTimeEqual(computed, target.hash) && parsed !== undefined;
+  } finally {
+    running--;
+    waiting.shift()?.();
+  }
+}
+
+let workersUsable = typeof Worker === "function";
+
+/**
+ * One argon2id hash: in a short-lived worker where the host has workers, so
+ * the main thread keeps answering; inline otherwise.
+ */
+async function argon2(
+  password: string,
+  target: ParsedKeyHash,
+): Promise<Uint8Array> {
+  const job = {
+    password,
+    salt: target.salt,
+    memorySize: target.memory,
+    iterations: target.iterations,
+    parallelism: target.parallelism,
+    hashLength: target.hash.length,
+  };
+  if (workersUsable) {
+    try {
+      return await inWorker(job);
+    } catch {
+      workersUsable = false;
+    }
+  }
+  return await argon2id({ ...job, outputType: "binary" });
+}
+
+function inWorker(job: Record<string, unknown>): Promise<Uint8Array> {
+  const worker = new Worker(
+    new URL("./argon2_worker.ts", import.meta.url).href,
+    {
+      type: "module",
+    },
+  );
+  return new Promise<Uint8Array>((resolve, reject) => {
+    worker.onmessage = (event: MessageEvent<unknown>) => {
+      if (event.data instanceof Uint8Array) resolve(event.data);
+      else reject(new Error("argon2 worker answered without a hash"));
+    };
+    worker.onerror = (event: ErrorEvent) => {
+      event.preventDefault();
+      reject(new Error("argon2 worker failed: " + event.message));
+    };
+    worker.onmessageerror = () =>
+      reject(new Error("argon2 worker message failed"));
+    worker.postMessage(job);
+  }).finally(() => worker.terminate());
+}
+
+/**
+ * How many key verifications are running now (at most two).
+ *
+ * @returns the number in progress
+ */
+export function verificationsRunning(): number {
+  return running;
+}
+
+/**
+ * How many key verifications this process has started: lets tests prove
+ * that a refused request computed nothing.
+ *
+ * @returns the count since the process started
+ */
+export function verificationCount(): number {
+  return verifications;
+}
+
+/**
+ * Compares two byte strings in time that depends only on their lengths.
+ *
+ * @param a first bytes
+ * @param b second bytes
+ * @returns whether they are equal
+ */
+export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  let diff = a.length ^ b.length;
+  const length = Math.max(a.length, b.length);
+  for (let i = 0; i < length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
+  return diff === 0;
+}
+
+function decoy(): ParsedKeyHash {
+  return {
+    ...DEFAULT_KEY_PARAMS,
+    salt: crypto.getRandomValues(new Uint8Array(SALT_BYTES)),
+    hash: crypto.getRandomValues(new Uint8Array(HASH_BYTES)),
+  };
+}
+
+function fromB64(text: string): Uint8Array | undefined {
+  if (text.length % 4 === 1) return undefined;
+  try {
+    const binary = atob(text + "=".repeat((4 - (text.length % 4)) % 4));
+    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+  } catch {
+    return undefined;
+  }
+}

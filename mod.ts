@@ -1,0 +1,59 @@
+/**
+ * `@inpage/editor`: the server side of in-place editing for a static site
+ * whose content is JSON in a git repository. Four JSON routes used by an
+ * editing overlay (`/api/auth`, `/api/content`, `/api/save`, `/api/upload`),
+ * gathered by a router made from the site's `locales`.
+ *
+ * Everything a route needs arrives through `env`: a Deno KV as
+ * `RATE_LIMIT` (rate windows and sessions), the key hash made by
+ * `editor hash-key` as `EDITOR_KEY_HASH`, and the repository.
+ *
+ * @example
+ * ```ts
+ * import { createRouter } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const router = createRouter({ locales: ["en", "fr"] });
+ * const kv = await Deno.openKv(":memory:");
+ * const env = { RATE_LIMIT: kv, EDITOR_KEY_HASH: Deno.env.get("EDITOR_KEY_HASH") };
+ *
+ * // In production: Deno.serve((request, info) => router.handle(request, env, info));
+ * const response = await router.handle(
+ *   new Request("https://site.example/api/auth", { method: "DELETE" }),
+ *   env,
+ * );
+ * assert.equal(response.status, 200);
+ * assert.equal(response.headers.get("cache-control"), "no-store");
+ * kv.close();
+ * ```
+ *
+ * @module
+ */
+
+export { createRouter } from "./router.ts";
+export type { RouteHandlers, Router, RouterOptions, Routes } from "./router.ts";
+export { createAuthRoute } from "./routes/auth.ts";
+export type { AuthRoute } from "./routes/auth.ts";
+export type {
+  ClientInfo,
+  Env,
+  Handler,
+  KvAtomic,
+  KvCommitResult,
+  KvEntry,
+  KvKey,
+  KvStore,
+  RouteContext,
+} from "./lib/env.ts";
+export {
+  ConflictError,
+  gitBlobSha,
+  RepositoryError,
+} from "./lib/repository.ts";
+export type {
+  Repository,
+  RepositoryErrorCode,
+  RepositoryFile,
+} from "./lib/repository.ts";
+export { hashKey, verifyKey } from "./lib/site_key.ts";
+export type { KeyHashParams } from "./lib/site_key.ts";

@@ -1,0 +1,148 @@
+/**
+ * The router: the routes of a site, gathered from its `locales`, in three
+ * shapes (`routes`, `handle`, `find`). It only matches and dispatches.
+ *
+ * @module
+ */
+
+import type { ClientInfo, Env, Handler } from "./lib/env.ts";
+import { errorResponse } from "./lib/error_response.ts";
+import { notFound } from "./lib/http_error.ts";
+import { clientAddress, clientTag } from "./lib/client_address.ts";
+import { logAnswer } from "./lib/route.ts";
+import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
+
+/** The site configuration: its languages, and nothing else. */
+export interface RouterOptions {
+  /** The language codes the site declares, e.g. `["en", "fr"]`. */
+  readonly locales: readonly string[];
+}
+
+/** The handlers of one route; `onRequest` dispatches on the method. */
+export interface RouteHandlers {
+  /** Dispatches on the method and answers 405 for the others. */
+  onRequest: Handler;
+  /** Serves GET, when the route does. */
+  onRequestGet?: Handler;
+  /** Serves POST, when the route does. */
+  onRequestPost?: Handler;
+  /** Serves DELETE, when the route does. */
+  onRequestDelete?: Handler;
+}
+
+/** The routes, keyed by path. */
+export interface Routes {
+  /** Sessions: POST opens, DELETE ends. */
+  readonly "/api/auth": AuthRoute;
+}
+
+/** A site's router. */
+export interface Router {
+  /** The routes keyed by path, for hosts that expect named exports. */
+  readonly routes: Routes;
+  /**
+   * Answers a request: selects the route and the method; 404 JSON for an
+   * unknown path. Fits `Deno.serve((request, info) => …)`.
+   */
+  handle(request: Request, env: Env, info?: ClientInfo): Promise<Response>;
+  /** The route serving a path, or `undefined`. */
+  find(pathname: string): RouteHandlers | undefined;
+}
+
+const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * Checks a site's locales: a non-empty list of distinct language codes.
+ *
+ * @param options the site configuration
+ * @returns the locales, frozen
+ * @throws {TypeError} on a missing, empty or malformed list, or on an
+ *   option other than `locales`
+ */
+export function checkLocales(options: RouterOptions): readonly string[] {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("Router options must be an object with locales");
+  }
+  const extra = Object.keys(options).filter((name) => name !== "locales");
+  if (extra.length > 0) {
+    throw new TypeError(
+      `The site configuration holds only locales, not ${extra.join(", ")}`,
+    );
+  }
+  const { locales } = options;
+  if (!Array.isArray(locales) || locales.length === 0) {
+    throw new TypeError("Locales must be a non-empty array of language codes");
+  }
+  for (const locale of locales) {
+    if (typeof locale !== "string" || !LOCALE.test(locale)) {
+      throw new TypeError(
+        `Locale ${JSON.stringify(locale)} is not a language code`,
+      );
+    }
+  }
+  if (new Set(locales).size !== locales.length) {
+    throw new TypeError("Locales must not repeat");
+  }
+  return Object.freeze([...locales]);
+}
+
+/**
+ * Creates a site's router from its locales.
+ *
+ * @param options `{ locales }`
+ * @returns the router
+ * @throws {TypeError} on an empty or malformed locales list
+ * @example
+ * ```ts
+ * import { createRouter } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const router = createRouter({ locales: ["en", "fr"] });
+ * const response = await router.handle(
+ *   new Request("https://site.example/api/nothing"),
+ *   {},
+ * );
+ * assert.equal(response.status, 404);
+ * assert.deepEqual(await response.json(), { error: "not_found" });
+ * assert.equal(router.find("/api/auth"), router.routes["/api/auth"]);
+ * ```
+ */
+export function createRouter(options: RouterOptions): Router {
+  checkLocales(options);
+  const routes: Routes = Object.freeze({
+    "/api/auth": createAuthRoute(),
+  });
+  const find = (pathname: string): RouteHandlers | undefined =>
+    Object.hasOwn(routes, pathname)
+      ? routes[pathname as keyof Routes]
+      : undefined;
+  return Object.freeze({
+    routes,
+    find,
+    async handle(
+      request: Request,
+      env: Env,
+      info?: ClientInfo,
+    ): Promise<Response> {
+      const started = performance.now();
+      let pathname: string;
+      try {
+        pathname = new URL(request.url).pathname;
+      } catch {
+        pathname = "";
+      }
+      const route = find(pathname);
+      if (route) return await route.onRequest({ request, env, info });
+      const { response, code, detail } = errorResponse(
+        notFound(`no route at ${pathname.slice(0, 120)}`),
+      );
+      const client = await clientTag(clientAddress(request, env, info));
+      logAnswer(env, null, request.method, response, started, {
+        client,
+        code,
+        detail,
+      });
+      return response;
+    },
+  });
+}

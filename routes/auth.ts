@@ -1,0 +1,126 @@
+/**
+ * `/api/auth`: POST opens a session from the site key, DELETE ends it.
+ *
+ * @module
+ */
+
+import type { Handler } from "../lib/env.ts";
+import { HttpError } from "../lib/http_error.ts";
+import { jsonResponse } from "../lib/json_response.ts";
+import { kvOf } from "../lib/kv_binding.ts";
+import { limitRate } from "../lib/rate_limit.ts";
+import { declaredLength, readCapped } from "../lib/read_capped.ts";
+import { dispatch, type Exchange, handler } from "../lib/route.ts";
+import { clearedCookies, closeSession, openSession } from "../lib/session.ts";
+import { isCrossSite } from "../lib/cross_site.ts";
+import { KEY_MAX, verifyKey } from "../lib/site_key.ts";
+import { isJsonRequest, parseJsonBytes } from "../lib/json_body.ts";
+import { logNotice } from "../lib/log.ts";
+
+/** The handlers of `/api/auth`. */
+export interface AuthRoute {
+  /** Dispatches on the method; 405 for anything but POST and DELETE. */
+  onRequest: Handler;
+  /** Opens a session from the site key. */
+  onRequestPost: Handler;
+  /** Ends the session and clears both cookies. */
+  onRequestDelete: Handler;
+}
+
+/** Largest accepted `/api/auth` body, in bytes. */
+export const AUTH_BODY_MAX = 2_000;
+
+const WRONG_KEY = "clé incorrecte";
+
+function wrongKey(detail: string): HttpError {
+  return new HttpError(
+    401,
+    { error: WRONG_KEY },
+    detail,
+    {},
+    "wrong_key",
+  );
+}
+
+async function login(exchange: Exchange): Promise<Response> {
+  const { request, env } = exchange;
+  await limitRate(env, "auth", exchange.client);
+  const declared = declaredLength(request);
+  if (declared !== undefined && declared > AUTH_BODY_MAX) {
+    throw wrongKey(`declared body of ${declared} bytes`);
+  }
+  if (isCrossSite(request)) throw wrongKey("cross-site login refused");
+  let bytes: Uint8Array;
+  try {
+    bytes = await readCapped(request.body, AUTH_BODY_MAX);
+  } catch (error) {
+    throw wrongKey(`body refused: ${(error as Error).name}`);
+  }
+  const key = keyOf(request, bytes);
+  if (key === undefined) throw wrongKey("no readable key in the body");
+  if (!env.EDITOR_KEY_HASH) {
+    logNotice(env, "EDITOR_KEY_HASH is not set: every login is refused");
+  }
+  if (!await verifyKey(key, env.EDITOR_KEY_HASH)) {
+    throw wrongKey("key does not match");
+  }
+  const cookies = await openSession(kvOf(env), env);
+  return jsonResponse(200, { ok: true }, { "set-cookie": cookies });
+}
+
+function keyOf(request: Request, bytes: Uint8Array): string | undefined {
+  if (!isJsonRequest(request)) return undefined;
+  const body = parseJsonBytes(bytes);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    return undefined;
+  }
+  const key = (body as { key?: unknown }).key;
+  if (typeof key !== "string" || key.length === 0) return undefined;
+  let characters = 0;
+  for (const _ of key) if (++characters > KEY_MAX) return undefined;
+  return key;
+}
+
+async function logout(exchange: Exchange): Promise<Response> {
+  const { request, env } = exchange;
+  const kv = env.RATE_LIMIT;
+  if (kv) {
+    try {
+      await closeSession(kv, request);
+    } catch (error) {
+      logNotice(env, `session could not be deleted: ${(error as Error).name}`);
+    }
+  }
+  return jsonResponse(200, { ok: true }, { "set-cookie": clearedCookies() });
+}
+
+/**
+ * Creates the `/api/auth` handlers.
+ *
+ * @returns `onRequest`, `onRequestPost` and `onRequestDelete`
+ * @example
+ * ```ts
+ * import { createAuthRoute } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const auth = createAuthRoute();
+ * const response = await auth.onRequest({
+ *   request: new Request("https://site.example/api/auth", { method: "GET" }),
+ *   env: {},
+ * });
+ * assert.equal(response.status, 405);
+ * assert.equal(response.headers.get("allow"), "POST, DELETE");
+ * ```
+ */
+export function createAuthRoute(): AuthRoute {
+  const onRequestPost = handler("/api/auth", login);
+  const onRequestDelete = handler("/api/auth", logout);
+  return {
+    onRequest: dispatch("/api/auth", {
+      POST: onRequestPost,
+      DELETE: onRequestDelete,
+    }),
+    onRequestPost,
+    onRequestDelete,
+  };
+}
