@@ -1,0 +1,154 @@
+/**
+ * The `editor` command line: `editor hash-key` makes the key hash.
+ * Run it from a checkout with `deno task editor …`.
+ *
+ * @example
+ * ```sh
+ * printf '%s' 'correct horse battery staple' | deno task editor hash-key
+ * ```
+ *
+ * @module
+ */
+
+import { Command, CommanderError, InvalidArgumentError } from "commander";
+import { hashKeyCommand, KeyInputError } from "./cli/hash_key.ts";
+
+/** What the CLI reads and writes; the real process by default. */
+export interface CliIo {
+  /** Standard output. */
+  out: (text: string) => void;
+  /** Standard error. */
+  err: (text: string) => void;
+  /** Standard input. */
+  stdin: ReadableStream<Uint8Array>;
+  /** Whether standard input is a terminal. */
+  isTerminal: boolean;
+  /** Switches the terminal's raw mode. */
+  setRaw?: (raw: boolean) => void;
+}
+
+function integer(name: string, min: number, max: number) {
+  return (value: string): number => {
+    if (!/^\d+$/.test(value)) {
+      throw new InvalidArgumentError(`${name} must be a whole number`);
+    }
+    const number = Number(value);
+    if (number < min || number > max) {
+      throw new InvalidArgumentError(
+        `${name} must be between ${min} and ${max}`,
+      );
+    }
+    return number;
+  };
+}
+
+/**
+ * Builds the `editor` program.
+ *
+ * @param io where it reads and writes
+ * @returns the commander program, not yet parsed
+ */
+export function createProgram(io: CliIo): Command {
+  const program = new Command("editor")
+    .description(
+      "Edit a static site's JSON pages in place: the server side of @inpage/editor",
+    )
+    .version("2.1.0")
+    .configureOutput({ writeOut: io.out, writeErr: io.err })
+    .exitOverride()
+    .showHelpAfterError("(run editor --help for usage)");
+
+  program.command("hash-key")
+    .description(
+      "Read the site key from standard input (a hidden prompt, asked twice, on a terminal) and print its argon2id hash for EDITOR_KEY_HASH",
+    )
+    .option(
+      "--memory <KiB>",
+      "memory cost in KiB (default 65536)",
+      integer("--memory", 8, 1_048_576),
+    )
+    .option(
+      "--iterations <n>",
+      "time cost (default 3)",
+      integer("--iterations", 1, 20),
+    )
+    .option(
+      "--parallelism <n>",
+      "lanes (default 1)",
+      integer("--parallelism", 1, 16),
+    )
+    .option(
+      "--target-ms <ms>",
+      "calibrate the iterations (and memory, unless given) to take about this long here",
+      integer("--target-ms", 1, 60_000),
+    )
+    .addHelpText(
+      "after",
+      `
+Examples:
+  deno task editor hash-key                       # asks for the key twice
+  printf '%s' "$KEY" | deno task editor hash-key  # from a pipe
+  deno task editor hash-key --target-ms 500       # slower, calibrated here`,
+    )
+    .action(async (options: {
+      memory?: number;
+      iterations?: number;
+      parallelism?: number;
+      targetMs?: number;
+    }) => {
+      await hashKeyCommand(options, {
+        readable: io.stdin,
+        isTerminal: io.isTerminal,
+        ...(io.setRaw ? { setRaw: io.setRaw } : {}),
+        prompt: io.err,
+        out: io.out,
+        err: io.err,
+      });
+    });
+  return program;
+}
+
+/**
+ * Runs the CLI on arguments.
+ *
+ * @param args the arguments after the program name
+ * @param io where it reads and writes
+ * @returns the exit code: 0, or 1 after a one-line message
+ */
+export async function main(args: string[], io: CliIo): Promise<number> {
+  const program = createProgram(io);
+  if (args.length === 0) {
+    io.out(program.helpInformation());
+    return 0;
+  }
+  try {
+    await program.parseAsync(args, { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
+    if (error instanceof KeyInputError) {
+      io.err(`editor: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function writer(file: { writeSync(bytes: Uint8Array): number }) {
+  const encoder = new TextEncoder();
+  return (text: string): void => {
+    let bytes = encoder.encode(text);
+    while (bytes.byteLength > 0) bytes = bytes.subarray(file.writeSync(bytes));
+  };
+}
+
+if (import.meta.main) {
+  const code = await main(Deno.args, {
+    out: writer(Deno.stdout),
+    err: writer(Deno.stderr),
+    stdin: Deno.stdin.readable,
+    isTerminal: Deno.stdin.isTerminal(),
+    setRaw: (raw) => Deno.stdin.setRaw(raw),
+  });
+  Deno.exit(code);
+}

@@ -1,0 +1,160 @@
+/**
+ * `editor hash-key`: reads the site key and prints only its argon2id PHC
+ * string, for `EDITOR_KEY_HASH`.
+ *
+ * @module
+ */
+
+import {
+  DEFAULT_KEY_PARAMS,
+  hashKey,
+  KEY_MAX,
+  KEY_PARAM_LIMITS,
+  type KeyHashParams,
+  keyParamsProblem,
+} from "../lib/site_key.ts";
+import { type KeyInput, KeyInputError, readKey } from "./read_key.ts";
+
+/** The options of `editor hash-key`. */
+export interface HashKeyOptions {
+  /** Memory in KiB; default 65536. */
+  memory?: number | undefined;
+  /** Iterations; default 3. */
+  iterations?: number | undefined;
+  /** Parallelism; default 1. */
+  parallelism?: number | undefined;
+  /** Calibrate the iterations (and memory, unless given) to this time. */
+  targetMs?: number | undefined;
+}
+
+/** Where `editor hash-key` reads and writes. */
+export interface HashKeyIo extends KeyInput {
+  /** Standard output: receives only the PHC string and a newline. */
+  out: (text: string) => void;
+  /** Standard error: progress of a calibration. */
+  err: (text: string) => void;
+}
+
+/**
+ * Reads a key, checks it and prints its PHC string.
+ *
+ * @param options the parameters, or a target time to calibrate them
+ * @param io the input and outputs
+ * @returns the PHC string printed
+ * @throws {KeyInputError} on an empty key, a key over 256 characters,
+ *   differing prompts, or unusable options
+ */
+export async function hashKeyCommand(
+  options: HashKeyOptions,
+  io: HashKeyIo,
+): Promise<string> {
+  if (options.targetMs !== undefined && options.iterations !== undefined) {
+    throw new KeyInputError(
+      "--target-ms chooses the iterations: do not pass --iterations with it",
+    );
+  }
+  const given = {
+    memory: options.memory ?? DEFAULT_KEY_PARAMS.memory,
+    iterations: options.iterations ?? DEFAULT_KEY_PARAMS.iterations,
+    parallelism: options.parallelism ?? DEFAULT_KEY_PARAMS.parallelism,
+  };
+  const problem = keyParamsProblem(given);
+  if (problem) throw new KeyInputError(`Parameters refused: ${problem}`);
+  if (
+    options.targetMs !== undefined &&
+    !(Number.isFinite(options.targetMs) && options.targetMs >= 1 &&
+      options.targetMs <= 60_000)
+  ) {
+    throw new KeyInputError("--target-ms must be between 1 and 60000");
+  }
+  const key = await readKey(io);
+  checkKey(key);
+  const params = options.targetMs === undefined ? given : await calibrate(
+    options.targetMs,
+    given,
+    options.memory !== undefined,
+    io,
+  );
+  const started = performance.now();
+  const phc = await hashKey(key, params);
+  if (options.targetMs !== undefined) {
+    io.err(
+      `Hashed with m=${params.memory} t=${params.iterations} p=${params.parallelism} in ${
+        Math.round(performance.now() - started)
+      } ms\n`,
+    );
+  }
+  io.out(phc + "\n");
+  return phc;
+}
+
+/**
+ * Refuses an empty key and a key over 256 characters.
+ *
+ * @param key the key read
+ * @throws {KeyInputError} with a one-line message
+ */
+export function checkKey(key: string): void {
+  if (key.length === 0) throw new KeyInputError("The key is empty");
+  if ([...key].length > KEY_MAX) {
+    throw new KeyInputError(`The key is longer than ${KEY_MAX} characters`);
+  }
+}
+
+/**
+ * Finds parameters whose hash takes about `targetMs` on this machine: the
+ * iterations for the memory, halving the memory (unless it was given) when
+ * one iteration is already too slow, doubling it when 20 are too fast.
+ *
+ * @param targetMs the wanted time of one verification
+ * @param start the memory and parallelism to start from
+ * @param memoryFixed whether the memory was given and must stay
+ * @param io where progress is written
+ * @returns the parameters
+ */
+export async function calibrate(
+  targetMs: number,
+  start: KeyHashParams,
+  memoryFixed: boolean,
+  io: Pick<HashKeyIo, "err">,
+): Promise<KeyHashParams> {
+  let memory = start.memory;
+  const { parallelism } = start;
+  const minimum = 8 * parallelism;
+  for (let round = 0; round < 24; round++) {
+    const one = await timeHash({ memory, iterations: 1, parallelism });
+    io.err(`Calibrating: m=${memory} t=1 took ${Math.round(one)} ms\n`);
+    if (!memoryFixed && one > targetMs * 1.2 && memory / 2 >= minimum) {
+      memory = Math.max(minimum, Math.floor(memory / 2));
+      continue;
+    }
+    const two = await timeHash({ memory, iterations: 2, parallelism });
+    const perPass = Math.max(0.01, two - one);
+    const overhead = Math.max(0.01, one - perPass);
+    const iterations = Math.round((targetMs - overhead) / perPass);
+    if (
+      !memoryFixed && iterations > KEY_PARAM_LIMITS.iterations &&
+      memory * 2 <= KEY_PARAM_LIMITS.memory
+    ) {
+      memory *= 2;
+      continue;
+    }
+    return {
+      memory,
+      iterations: Math.min(
+        KEY_PARAM_LIMITS.iterations,
+        Math.max(1, iterations),
+      ),
+      parallelism,
+    };
+  }
+  return { memory, iterations: 1, parallelism };
+}
+
+async function timeHash(params: KeyHashParams): Promise<number> {
+  const started = performance.now();
+  await hashKey("calibration", params);
+  return performance.now() - started;
+}
+
+export { KeyInputError };
