@@ -34,6 +34,10 @@ export { createRouter } from "./router.ts";
 export type { RouteHandlers, Router, RouterOptions, Routes } from "./router.ts";
 export { createAuthRoute } from "./routes/auth.ts";
 export type { AuthRoute } from "./routes/auth.ts";
+export { createContentRoute } from "./routes/content.ts";
+export type { ContentRoute } from "./routes/content.ts";
+export { createSaveRoute } from "./routes/save.ts";
+export type { SaveRoute } from "./routes/save.ts";
 export type {
   ClientInfo,
   Env,

@@ -10,13 +10,12 @@ import { errorResponse } from "./lib/error_response.ts";
 import { notFound } from "./lib/http_error.ts";
 import { clientAddress, clientTag } from "./lib/client_address.ts";
 import { logAnswer } from "./lib/route.ts";
+import { checkLocales, type RouterOptions } from "./lib/locales.ts";
 import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
+import { type ContentRoute, createContentRoute } from "./routes/content.ts";
+import { createSaveRoute, type SaveRoute } from "./routes/save.ts";
 
-/** The site configuration: its languages, and nothing else. */
-export interface RouterOptions {
-  /** The language codes the site declares, e.g. `["en", "fr"]`. */
-  readonly locales: readonly string[];
-}
+export type { RouterOptions };
 
 /** The handlers of one route; `onRequest` dispatches on the method. */
 export interface RouteHandlers {
@@ -34,6 +33,10 @@ export interface RouteHandlers {
 export interface Routes {
   /** Sessions: POST opens, DELETE ends. */
   readonly "/api/auth": AuthRoute;
+  /** Reading a page file and its version: GET. */
+  readonly "/api/content": ContentRoute;
+  /** Publishing a page file: POST. */
+  readonly "/api/save": SaveRoute;
 }
 
 /** A site's router. */
@@ -47,43 +50,6 @@ export interface Router {
   handle(request: Request, env: Env, info?: ClientInfo): Promise<Response>;
   /** The route serving a path, or `undefined`. */
   find(pathname: string): RouteHandlers | undefined;
-}
-
-const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
-
-/**
- * Checks a site's locales: a non-empty list of distinct language codes.
- *
- * @param options the site configuration
- * @returns the locales, frozen
- * @throws {TypeError} on a missing, empty or malformed list, or on an
- *   option other than `locales`
- */
-export function checkLocales(options: RouterOptions): readonly string[] {
-  if (typeof options !== "object" || options === null) {
-    throw new TypeError("Router options must be an object with locales");
-  }
-  const extra = Object.keys(options).filter((name) => name !== "locales");
-  if (extra.length > 0) {
-    throw new TypeError(
-      `The site configuration holds only locales, not ${extra.join(", ")}`,
-    );
-  }
-  const { locales } = options;
-  if (!Array.isArray(locales) || locales.length === 0) {
-    throw new TypeError("Locales must be a non-empty array of language codes");
-  }
-  for (const locale of locales) {
-    if (typeof locale !== "string" || !LOCALE.test(locale)) {
-      throw new TypeError(
-        `Locale ${JSON.stringify(locale)} is not a language code`,
-      );
-    }
-  }
-  if (new Set(locales).size !== locales.length) {
-    throw new TypeError("Locales must not repeat");
-  }
-  return Object.freeze([...locales]);
 }
 
 /**
@@ -108,9 +74,11 @@ export function checkLocales(options: RouterOptions): readonly string[] {
  * ```
  */
 export function createRouter(options: RouterOptions): Router {
-  checkLocales(options);
+  const locales = checkLocales(options);
   const routes: Routes = Object.freeze({
     "/api/auth": createAuthRoute(),
+    "/api/content": createContentRoute({ locales }),
+    "/api/save": createSaveRoute({ locales }),
   });
   const find = (pathname: string): RouteHandlers | undefined =>
     Object.hasOwn(routes, pathname)

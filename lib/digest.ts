@@ -4,6 +4,10 @@
  * @module
  */
 
+import { createSHA256 } from "hash-wasm";
+
+let hasher: ReturnType<typeof createSHA256> | undefined;
+
 /**
  * Lowercase hex of some bytes.
  *
@@ -31,4 +35,20 @@ export async function sha256Hex(data: Uint8Array | string): Promise<string> {
       await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>),
     ),
   );
+}
+
+/**
+ * SHA-256 of a short string's UTF-8, as lowercase hex, computed in-process
+ * without a trip to the Web Crypto thread (for the per-request client tag
+ * and session key, where `crypto.subtle` costs tens of microseconds).
+ *
+ * @param text the string
+ * @returns 64 hex digits
+ */
+export async function sha256TextHex(text: string): Promise<string> {
+  hasher ??= createSHA256();
+  const sha = await hasher;
+  sha.init();
+  sha.update(text);
+  return sha.digest("hex");
 }

@@ -81,8 +81,14 @@ export interface Env {
 
 /** What `Deno.serve` passes beside the request: the client's address. */
 export interface ClientInfo {
-  /** The peer's address; `hostname` is its IP. */
-  readonly remoteAddr?: { readonly hostname?: string } | undefined;
+  /**
+   * The peer's address: for TCP, `hostname` is its IP; a Unix socket or
+   * another transport has none (the client is then the shared bucket).
+   */
+  readonly remoteAddr?:
+    | { readonly hostname?: string | undefined }
+    | { readonly transport: string }
+    | undefined;
 }
 
 /** What every handler receives. */

@@ -12,7 +12,7 @@ import {
   type GitHubOptions,
   invalidGitHubOptions,
 } from "./github_repository.ts";
-import type { Repository } from "./repository.ts";
+import { type Repository, RepositoryError } from "./repository.ts";
 
 /** What `repositoryFromEnv` answers when it cannot build a repository. */
 export interface MissingRepository {
@@ -102,5 +102,26 @@ export function repositoryFromEnv(
     apiUrl,
   } as GitHubOptions);
   built.set(env, { token, repository, branch, apiUrl, result });
+  return result;
+}
+
+/**
+ * The request's repository, or a 502 `unavailable` whose log detail names
+ * what is missing (never a value).
+ *
+ * @param env the host's variables and bindings
+ * @returns the repository
+ * @throws {RepositoryError} `unavailable` when none is configured
+ */
+export function requireRepository(env: Env): Repository {
+  const result = repositoryFromEnv(env);
+  if ("missing" in result) {
+    throw new RepositoryError(
+      "unavailable",
+      `no repository: set REPOSITORY or the GitHub variables (missing or invalid: ${
+        result.missing.join(", ")
+      })`,
+    );
+  }
   return result;
 }

@@ -6,11 +6,12 @@
  * @module
  */
 
-import { sha256Hex } from "./digest.ts";
+import { sha256TextHex } from "./digest.ts";
 import type { Env, KvKey, KvStore } from "./env.ts";
 import { now } from "./env.ts";
 import { isCrossSite } from "./cross_site.ts";
-import { retryBusy } from "./kv_binding.ts";
+import { kvOf, retryBusy } from "./kv_binding.ts";
+import { unauthorized } from "./http_error.ts";
 
 /** Session lifetime: 8 hours, in seconds. */
 export const SESSION_SECONDS = 28_800;
@@ -124,11 +125,11 @@ export function sessionToken(request: Request): string | undefined {
 }
 
 async function sessionKey(token: string): Promise<KvKey> {
-  return ["editor", "session", await sha256Hex(token)];
+  return ["editor", "session", await sha256TextHex(token)];
 }
 
 async function keyFingerprint(hash: string | undefined): Promise<string> {
-  return await sha256Hex(`inpage-editor key ${hash ?? ""}`);
+  return await sha256TextHex(`inpage-editor key ${hash ?? ""}`);
 }
 
 function base64Url(bytes: Uint8Array): string {
@@ -138,4 +139,20 @@ function base64Url(bytes: Uint8Array): string {
     /=+$/,
     "",
   );
+}
+
+/**
+ * The identity check of the protected routes.
+ *
+ * @param env the host's bindings
+ * @param request the incoming request
+ * @throws {HttpError} 401 `unauthorized` without a valid session
+ */
+export async function requireSession(
+  env: Env,
+  request: Request,
+): Promise<void> {
+  if (!await hasSession(kvOf(env), request, env)) {
+    throw unauthorized("no valid session");
+  }
 }

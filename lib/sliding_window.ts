@@ -5,6 +5,11 @@
  * conflict, so the budget holds across processes sharing one KV. A refused
  * request writes nothing.
  *
+ * A refusal is also remembered in the process until the slot it waits for
+ * frees: other processes can only add timestamps to a window, never remove
+ * them, so a client known to be over budget stays so until then, and a flood
+ * is answered without reading the KV again.
+ *
  * @module
  */
 
@@ -34,6 +39,30 @@ export class WindowContentionError extends Error {
 }
 
 const MAX_ATTEMPTS = 200;
+const MEMO_MAX = 10_000;
+const blockedUntil = new WeakMap<KvStore, Map<string, number>>();
+
+function memoOf(kv: KvStore): Map<string, number> {
+  let memo = blockedUntil.get(kv);
+  if (!memo) {
+    memo = new Map();
+    blockedUntil.set(kv, memo);
+  }
+  return memo;
+}
+
+function remember(
+  memo: Map<string, number>,
+  id: string,
+  until: number,
+  now: number,
+) {
+  if (memo.size >= MEMO_MAX) {
+    for (const [key, time] of memo) if (time <= now) memo.delete(key);
+    if (memo.size >= MEMO_MAX) memo.clear();
+  }
+  memo.set(id, until);
+}
 
 /**
  * Takes one slot in the window at `key`, or says how long to wait.
@@ -51,6 +80,19 @@ export async function takeSlot(
   budget: Budget,
   clock: () => number,
 ): Promise<WindowResult> {
+  const memo = memoOf(kv);
+  const id = JSON.stringify(key);
+  const known = memo.get(id);
+  if (known !== undefined) {
+    const now = clock();
+    if (known > now) {
+      return {
+        ok: false,
+        retryAfterSeconds: Math.max(1, Math.ceil((known - now) / 1000)),
+      };
+    }
+    memo.delete(id);
+  }
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const entry = await retryBusy(() => kv.get<unknown>(key));
     const now = clock();
@@ -59,7 +101,9 @@ export async function takeSlot(
     );
     if (recent.length >= budget.limit) {
       const oldest = recent[recent.length - budget.limit] ?? now;
-      const wait = Math.ceil((oldest + budget.windowMs - now) / 1000);
+      const frees = oldest + budget.windowMs;
+      remember(memo, id, frees, now);
+      const wait = Math.ceil((frees - now) / 1000);
       return { ok: false, retryAfterSeconds: Math.max(1, wait) };
     }
     recent.push(now);

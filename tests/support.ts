@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import type { Env } from "../lib/env.ts";
+import type { ClientInfo, Env } from "../lib/env.ts";
 import { hashKey } from "../lib/site_key.ts";
 
 /** The site of the tests. */
@@ -147,7 +147,7 @@ export async function login(
   handle: (
     request: Request,
     env: Env,
-    info?: Deno.ServeHandlerInfo,
+    info?: ClientInfo,
   ) => Promise<Response>,
   env: Env,
   key: string,
@@ -156,7 +156,7 @@ export async function login(
   const response = await handle(
     postJson("/api/auth", { key }),
     env,
-    from(client) as Deno.ServeHandlerInfo,
+    from(client),
   );
   assert.equal(response.status, 200, "login should succeed");
   await response.body?.cancel();

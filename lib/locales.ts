@@ -1,0 +1,48 @@
+/**
+ * The site configuration: its locales, checked once when a factory runs.
+ *
+ * @module
+ */
+
+/** The site configuration: its languages, and nothing else. */
+export interface RouterOptions {
+  /** The language codes the site declares, e.g. `["en", "fr"]`. */
+  readonly locales: readonly string[];
+}
+
+const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
+
+/**
+ * Checks a site's locales: a non-empty list of distinct language codes.
+ *
+ * @param options the site configuration
+ * @returns the locales, frozen
+ * @throws {TypeError} on a missing, empty or malformed list, or on an
+ *   option other than `locales`
+ */
+export function checkLocales(options: RouterOptions): readonly string[] {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("Router options must be an object with locales");
+  }
+  const extra = Object.keys(options).filter((name) => name !== "locales");
+  if (extra.length > 0) {
+    throw new TypeError(
+      `The site configuration holds only locales, not ${extra.join(", ")}`,
+    );
+  }
+  const { locales } = options;
+  if (!Array.isArray(locales) || locales.length === 0) {
+    throw new TypeError("Locales must be a non-empty array of language codes");
+  }
+  for (const locale of locales) {
+    if (typeof locale !== "string" || !LOCALE.test(locale)) {
+      throw new TypeError(
+        `Locale ${JSON.stringify(locale)} is not a language code`,
+      );
+    }
+  }
+  if (new Set(locales).size !== locales.length) {
+    throw new TypeError("Locales must not repeat");
+  }
+  return Object.freeze([...locales]);
+}

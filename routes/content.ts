@@ -1,0 +1,65 @@
+/**
+ * `/api/content`: reads a page file and its version.
+ *
+ * @module
+ */
+
+import type { Handler } from "../lib/env.ts";
+import { notFound } from "../lib/http_error.ts";
+import { jsonResponse } from "../lib/json_response.ts";
+import { pathParameter } from "../lib/page_request.ts";
+import { limitRate } from "../lib/rate_limit.ts";
+import { requireRepository } from "../lib/repository_from_env.ts";
+import { dispatch, handler } from "../lib/route.ts";
+import { requireSession } from "../lib/session.ts";
+import { checkLocales, type RouterOptions } from "../lib/locales.ts";
+
+/** The handlers of `/api/content`. */
+export interface ContentRoute {
+  /** Dispatches on the method; 405 for anything but GET. */
+  onRequest: Handler;
+  /** Reads a page file: `{ content, version }`. */
+  onRequestGet: Handler;
+}
+
+/**
+ * Creates the `/api/content` handlers for a site's locales.
+ *
+ * @param options `{ locales }`
+ * @returns `onRequest` and `onRequestGet`
+ * @throws {TypeError} on an empty or malformed locales list
+ * @example
+ * ```ts
+ * import { createContentRoute } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const content = createContentRoute({ locales: ["en"] });
+ * const response = await content.onRequest({
+ *   request: new Request("https://site.example/api/content", { method: "POST" }),
+ *   env: {},
+ * });
+ * assert.equal(response.status, 405);
+ * assert.equal(response.headers.get("allow"), "GET");
+ * ```
+ */
+export function createContentRoute(options: RouterOptions): ContentRoute {
+  const locales = checkLocales(options);
+  const onRequestGet = handler(
+    "/api/content",
+    async ({ request, env, client }) => {
+      await limitRate(env, "content", client);
+      await requireSession(env, request);
+      const path = pathParameter(request, locales);
+      const file = await requireRepository(env).read(path);
+      if (!file) throw notFound("no such file in the repository");
+      return jsonResponse(200, {
+        content: new TextDecoder().decode(file.content),
+        version: file.version,
+      });
+    },
+  );
+  return {
+    onRequest: dispatch("/api/content", { GET: onRequestGet }),
+    onRequestGet,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * `/api/save`: validates, sanitises and publishes a whole page file, with an
+ * optimistic lock on its version.
+ *
+ * @module
+ */
+
+import { cleanCommitMessage } from "../lib/commit_message.ts";
+import type { Handler } from "../lib/env.ts";
+import { jsonResponse } from "../lib/json_response.ts";
+import { checkLocales, type RouterOptions } from "../lib/locales.ts";
+import { ENVELOPE_MAX, saveRequest } from "../lib/page_request.ts";
+import { pageRules } from "../lib/page_rules.ts";
+import { limitRate } from "../lib/rate_limit.ts";
+import { checkDeclaredSize, receiveBody } from "../lib/read_body.ts";
+import { requireRepository } from "../lib/repository_from_env.ts";
+import { dispatch, handler } from "../lib/route.ts";
+import { requireSession } from "../lib/session.ts";
+
+/** The handlers of `/api/save`. */
+export interface SaveRoute {
+  /** Dispatches on the method; 405 for anything but POST. */
+  onRequest: Handler;
+  /** Publishes a page: `{ version }`. */
+  onRequestPost: Handler;
+}
+
+/**
+ * Creates the `/api/save` handlers for a site's locales.
+ *
+ * @param options `{ locales }`
+ * @returns `onRequest` and `onRequestPost`
+ * @throws {TypeError} on an empty or malformed locales list
+ * @example
+ * ```ts
+ * import { createSaveRoute } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const save = createSaveRoute({ locales: ["en", "fr"] });
+ * const response = await save.onRequest({
+ *   request: new Request("https://site.example/api/save"),
+ *   env: {},
+ * });
+ * assert.equal(response.status, 405);
+ * assert.deepEqual(await response.json(), { error: "method_not_allowed" });
+ * ```
+ */
+export function createSaveRoute(options: RouterOptions): SaveRoute {
+  const locales = checkLocales(options);
+  const onRequestPost = handler(
+    "/api/save",
+    async ({ request, env, client }) => {
+      await limitRate(env, "save", client);
+      checkDeclaredSize(request, ENVELOPE_MAX);
+      await requireSession(env, request);
+      const bytes = await receiveBody(request, ENVELOPE_MAX);
+      const { path, content, version, message } = saveRequest(
+        request,
+        bytes,
+        locales,
+      );
+      const page = new TextEncoder().encode(pageRules(content));
+      const written = await requireRepository(env).write(
+        path,
+        page,
+        version,
+        cleanCommitMessage(message, `Update ${path}`),
+      );
+      return jsonResponse(200, { version: written });
+    },
+  );
+  return {
+    onRequest: dispatch("/api/save", { POST: onRequestPost }),
+    onRequestPost,
+  };
+}
