@@ -1,9 +1,13 @@
 /**
- * The `editor` command line: `editor hash-key` makes the key hash.
- * Run it from a checkout with `deno task editor …`.
+ * The `editor` command line, and the Deno-only parts of the package:
+ * `editor serve` serves the routes locally against a checked-out
+ * repository, `editor hash-key` makes the key hash. Run it from a checkout
+ * with `deno task editor …`.
  *
  * @example
  * ```sh
+ * deno task editor serve --demo
+ * deno task editor serve --repo ../my-site --port 8787
  * printf '%s' 'correct horse battery staple' | deno task editor hash-key
  * ```
  *
@@ -12,6 +16,18 @@
 
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { hashKeyCommand, KeyInputError } from "./cli/hash_key.ts";
+import { ServeError, startServe } from "./cli/serve.ts";
+
+export { openLocalCheckout } from "./cli/local_checkout.ts";
+export type {
+  LocalCheckout,
+  LocalCheckoutFaults,
+  LocalCheckoutOptions,
+} from "./cli/local_checkout.ts";
+export { ServeError, startServe } from "./cli/serve.ts";
+export type { RunningServe, ServeIo, ServeOptions } from "./cli/serve.ts";
+export { hashKeyCommand } from "./cli/hash_key.ts";
+export type { HashKeyIo, HashKeyOptions } from "./cli/hash_key.ts";
 
 /** What the CLI reads and writes; the real process by default. */
 export interface CliIo {
@@ -25,6 +41,10 @@ export interface CliIo {
   isTerminal: boolean;
   /** Switches the terminal's raw mode. */
   setRaw?: (raw: boolean) => void;
+  /** An environment variable; default none. */
+  getEnv?: (name: string) => string | undefined;
+  /** Calls `stop` on SIGINT or SIGTERM; returns a way to stop listening. */
+  onStopSignal?: (stop: () => void) => () => void;
 }
 
 function integer(name: string, min: number, max: number) {
@@ -57,6 +77,67 @@ export function createProgram(io: CliIo): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride()
     .showHelpAfterError("(run editor --help for usage)");
+
+  program.command("serve")
+    .description(
+      "Serve /api/auth, /api/content, /api/save and /api/upload locally against a checked-out site repository",
+    )
+    .option(
+      "--repo <dir>",
+      "the site's checkout, holding src/content/pages",
+      ".",
+    )
+    .option(
+      "--port <port>",
+      "port to listen on (0 picks a free one)",
+      integer("--port", 0, 65_535),
+      8787,
+    )
+    .option("--hostname <address>", "address to listen on", "127.0.0.1")
+    .option(
+      "--locales <list>",
+      "comma-separated locales (default: the folder names under src/content/pages)",
+      (value: string) =>
+        value.split(",").map((locale) => locale.trim()).filter(Boolean),
+    )
+    .option(
+      "--kv <file>",
+      "SQLite file of the embedded KV (default: a file in your cache folder)",
+    )
+    .option("--no-commit", "write files without committing them")
+    .option("--demo", "serve a demo site made in a temporary git repository")
+    .addHelpText(
+      "after",
+      `
+The site key: EDITOR_KEY_HASH (from editor hash-key) when set; otherwise a
+random key is made for this run and printed once on standard error.
+Each request writes one JSON log line on standard output. Ctrl-C stops.
+
+Examples:
+  deno task editor serve --demo
+  EDITOR_KEY_HASH='$argon2id$…' deno task editor serve --repo ../my-site`,
+    )
+    .action(async (options: {
+      repo: string;
+      port: number;
+      hostname: string;
+      locales?: string[];
+      kv?: string;
+      commit: boolean;
+      demo?: boolean;
+    }) => {
+      const running = await startServe(options, {
+        out: io.out,
+        err: io.err,
+        getEnv: io.getEnv ?? (() => undefined),
+      });
+      const stopListening = io.onStopSignal?.(() => {
+        io.err("Stopping\n");
+        void running.shutdown();
+      });
+      await running.finished;
+      stopListening?.();
+    });
 
   program.command("hash-key")
     .description(
@@ -126,7 +207,7 @@ export async function main(args: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
-    if (error instanceof KeyInputError) {
+    if (error instanceof KeyInputError || error instanceof ServeError) {
       io.err(`editor: ${error.message}\n`);
       return 1;
     }
@@ -149,6 +230,16 @@ if (import.meta.main) {
     stdin: Deno.stdin.readable,
     isTerminal: Deno.stdin.isTerminal(),
     setRaw: (raw) => Deno.stdin.setRaw(raw),
+    getEnv: (name) => Deno.env.get(name),
+    onStopSignal: (stop) => {
+      const signals: Deno.Signal[] = Deno.build.os === "windows"
+        ? ["SIGINT", "SIGBREAK"]
+        : ["SIGINT", "SIGTERM"];
+      for (const signal of signals) Deno.addSignalListener(signal, stop);
+      return () => {
+        for (const signal of signals) Deno.removeSignalListener(signal, stop);
+      };
+    },
   });
   Deno.exit(code);
 }

@@ -82,3 +82,81 @@ export async function verifyWithPython(
   }
   return text === "match";
 }
+
+/** A running `editor serve` subprocess. */
+export interface ServeProcess extends AsyncDisposable {
+  /** The URL it printed. */
+  url: string;
+  /** Everything printed so far on standard output. */
+  stdout: () => string;
+  /** Everything printed so far on standard error. */
+  stderr: () => string;
+  /** Sends a signal and waits for the exit code. */
+  stop: (signal?: Deno.Signal) => Promise<number>;
+}
+
+/**
+ * Starts `editor serve` for real and waits for its URL.
+ *
+ * @param args the arguments after `serve`
+ * @param env extra environment variables
+ * @returns the running server
+ */
+export async function startServeProcess(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", CLI, "serve", ...args],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", ...env },
+  }).spawn();
+  let out = "";
+  let err = "";
+  const pump = async (
+    stream: ReadableStream<Uint8Array>,
+    add: (text: string) => void,
+  ) => {
+    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+      add(text);
+    }
+  };
+  const pumps = Promise.all([
+    pump(child.stdout, (text) => void (out += text)),
+    pump(child.stderr, (text) => void (err += text)),
+  ]);
+  const deadline = Date.now() + 30_000;
+  let url: string | undefined;
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  while (!url) {
+    url = /listening on (http:\/\/\S+\/)/.exec(out)?.[1];
+    if (url) break;
+    if (exited || Date.now() > deadline) {
+      await pumps;
+      throw new Error(`editor serve did not start: ${out}\n${err}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  let code: number | undefined;
+  const stop = async (signal: Deno.Signal = "SIGTERM") => {
+    if (code !== undefined) return code;
+    if (!exited) child.kill(signal);
+    code = (await status).code;
+    await pumps;
+    return code;
+  };
+  return {
+    url,
+    stdout: () => out,
+    stderr: () => err,
+    stop,
+    [Symbol.asyncDispose]: async () => void await stop(),
+  };
+}

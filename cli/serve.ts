@@ -1,0 +1,246 @@
+/**
+ * `editor serve`: the four routes, locally, against a checked-out
+ * repository, with an embedded KV in a SQLite file.
+ *
+ * @module
+ */
+
+import { join, resolve } from "node:path";
+import { createRouter } from "../router.ts";
+import type { Env } from "../lib/env.ts";
+import { checkLocales } from "../lib/locales.ts";
+import { hashKey, parseKeyHash } from "../lib/site_key.ts";
+import { openLocalCheckout } from "./local_checkout.ts";
+import { createDemoSite } from "./demo_site.ts";
+
+/** The options of `editor serve`. */
+export interface ServeOptions {
+  /** The site's checkout; default the current folder. */
+  repo: string;
+  /** The port; 0 picks a free one. Default 8787. */
+  port: number;
+  /** The address to listen on. Default 127.0.0.1. */
+  hostname: string;
+  /** The locales; default the folder names under `src/content/pages`. */
+  locales?: string[] | undefined;
+  /** The KV file; default a file in the user's cache folder. */
+  kv?: string | undefined;
+  /** Whether to commit each publish (when the folder is a git repository). */
+  commit: boolean;
+  /** Serve a demo site made in a temporary folder instead of `repo`. */
+  demo?: boolean | undefined;
+}
+
+/** Where `editor serve` writes and what it reads from its environment. */
+export interface ServeIo {
+  /** Standard output: the ready line, then one JSON log line per request. */
+  out: (text: string) => void;
+  /** Standard error: notices. */
+  err: (text: string) => void;
+  /** An environment variable. */
+  getEnv: (name: string) => string | undefined;
+}
+
+/** A running `editor serve`. */
+export interface RunningServe {
+  /** The URL it listens on. */
+  url: string;
+  /** Resolves when the server has stopped and its resources are closed. */
+  finished: Promise<void>;
+  /** Stops the server. */
+  shutdown: () => Promise<void>;
+}
+
+/** An expected failure of `editor serve`: one line, exit code 1. */
+export class ServeError extends Error {
+  /** @param message one line for the user */
+  constructor(message: string) {
+    super(message);
+    this.name = "ServeError";
+  }
+}
+
+const PAGES = "src/content/pages";
+
+/**
+ * Starts the server; resolves once it listens.
+ *
+ * @param options the command's options
+ * @param io outputs and environment
+ * @returns the URL and a way to stop
+ * @throws {ServeError} on a folder without `src/content/pages`, no locales,
+ *   a bad `EDITOR_KEY_HASH` or a port in use
+ */
+export async function startServe(
+  options: ServeOptions,
+  io: ServeIo,
+): Promise<RunningServe> {
+  const demo = options.demo ? await createDemoSite() : undefined;
+  const root = resolve(demo ?? options.repo);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  if (demo) {
+    cleanups.push(() => Deno.remove(demo, { recursive: true }));
+    io.err(
+      `Demo site: ${demo} (a git repository, removed when the server stops)\n`,
+    );
+  }
+  try {
+    await requireSite(root);
+    const locales = options.locales ?? await localeFolders(root);
+    try {
+      checkLocales({ locales });
+    } catch (error) {
+      throw new ServeError((error as Error).message);
+    }
+    const keyHash = await keyHashFor(io);
+    const kvPath = options.kv ??
+      (demo
+        ? join(demo, ".git", "editor-kv.sqlite3")
+        : await defaultKvPath(io));
+    await Deno.mkdir(join(kvPath, ".."), { recursive: true });
+    const kv = await Deno.openKv(kvPath);
+    cleanups.unshift(() => kv.close());
+    const repository = await openLocalCheckout({
+      root,
+      commit: options.commit,
+    });
+    const env: Env = {
+      RATE_LIMIT: kv,
+      EDITOR_KEY_HASH: keyHash,
+      REPOSITORY: repository,
+      EDITOR_LOG: (line) => io.out(line + "\n"),
+    };
+    const router = createRouter({ locales });
+    const controller = new AbortController();
+    let server: Deno.HttpServer<Deno.NetAddr>;
+    try {
+      server = Deno.serve({
+        hostname: options.hostname,
+        port: options.port,
+        signal: controller.signal,
+        onListen: () => {},
+      }, (request, info) => router.handle(request, env, info));
+    } catch (error) {
+      if (error instanceof Deno.errors.AddrInUse) {
+        throw new ServeError(
+          `Port ${options.port} is in use on ${options.hostname}: pass --port with another one (0 picks a free port)`,
+        );
+      }
+      if (error instanceof Deno.errors.AddrNotAvailable) {
+        throw new ServeError(
+          `Cannot listen on ${options.hostname}: no such local address`,
+        );
+      }
+      throw error;
+    }
+    const address = server.addr;
+    const host = address.hostname.includes(":")
+      ? `[${address.hostname}]`
+      : address.hostname;
+    const url = `http://${host}:${address.port}/`;
+    const finished = server.finished.then(async () => {
+      for (const cleanup of cleanups) {
+        try {
+          await cleanup();
+        } catch {
+          // Best effort: the server has stopped either way.
+        }
+      }
+    });
+    io.out(
+      `editor serve: listening on ${url} (repository ${root}, locales ${
+        locales.join(", ")
+      }, ${repository.commits ? "one commit per publish" : "no commits"})\n`,
+    );
+    if (!["127.0.0.1", "localhost", "::1"].includes(options.hostname)) {
+      io.err(
+        "Note: the session cookies are Secure: browsers send them over plain http only to localhost\n",
+      );
+    }
+    return {
+      url,
+      finished,
+      shutdown: async () => {
+        controller.abort();
+        await finished;
+      },
+    };
+  } catch (error) {
+    for (const cleanup of cleanups) {
+      await Promise.resolve(cleanup()).catch(() => {});
+    }
+    throw error;
+  }
+}
+
+async function requireSite(root: string): Promise<void> {
+  const pages = join(root, PAGES);
+  const info = await Deno.stat(pages).catch(() => undefined);
+  if (!info?.isDirectory) {
+    throw new ServeError(
+      `${root} has no ${PAGES} folder: pass --repo with the site's checkout (or --demo to try a demo site)`,
+    );
+  }
+}
+
+/**
+ * The locale folders of a site: the folder names under
+ * `src/content/pages`, sorted.
+ *
+ * @param root the site's checkout
+ * @returns the names
+ * @throws {ServeError} when there is none
+ */
+export async function localeFolders(root: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(join(root, PAGES))) {
+    if (entry.isDirectory && !entry.name.startsWith(".")) {
+      names.push(entry.name);
+    }
+  }
+  if (names.length === 0) {
+    throw new ServeError(
+      `No locale folders under ${
+        join(root, PAGES)
+      }: create one (e.g. en) or pass --locales`,
+    );
+  }
+  return names.sort();
+}
+
+async function keyHashFor(io: ServeIo): Promise<string> {
+  const given = io.getEnv("EDITOR_KEY_HASH");
+  if (given) {
+    if (!parseKeyHash(given)) {
+      throw new ServeError(
+        "EDITOR_KEY_HASH is not an argon2id hash from editor hash-key: make one with deno task editor hash-key",
+      );
+    }
+    return given.trim();
+  }
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  const key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(
+    /\//g,
+    "_",
+  );
+  io.err(
+    `No EDITOR_KEY_HASH: the site key for this run is ${key}\n(it is shown once; set EDITOR_KEY_HASH from editor hash-key to keep one)\n`,
+  );
+  return await hashKey(key);
+}
+
+async function defaultKvPath(io: ServeIo): Promise<string> {
+  const home = io.getEnv("HOME") ?? io.getEnv("USERPROFILE");
+  const cache = io.getEnv("XDG_CACHE_HOME") ??
+    (Deno.build.os === "darwin" && home
+      ? join(home, "Library", "Caches")
+      : Deno.build.os === "windows"
+      ? io.getEnv("LOCALAPPDATA")
+      : home && join(home, ".cache"));
+  if (!cache) {
+    throw new ServeError(
+      "No cache folder (HOME is not set): pass --kv with a file for the KV",
+    );
+  }
+  return join(cache, "inpage-editor", "kv.sqlite3");
+}
