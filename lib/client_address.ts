@@ -5,7 +5,7 @@
  * @module
  */
 
-import { sha256TextHex } from "./digest.ts";
+import { sha256Hex } from "./digest.ts";
 import type { ClientInfo, Env } from "./env.ts";
 
 /** The bucket used when no address is known. */
@@ -105,5 +105,5 @@ function ipv6Groups(text: string): number[] | undefined {
  * @returns 16 hex digits
  */
 export async function clientTag(address: string): Promise<string> {
-  return (await sha256TextHex(`inpage-editor client ${address}`)).slice(0, 16);
+  return (await sha256Hex(`inpage-editor client ${address}`)).slice(0, 16);
 }

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { toHex } from "./digest.ts";
+import { sha1Hex } from "./digest.ts";
 
 /** A file read from the repository: its bytes and its version (git blob SHA-1). */
 export interface RepositoryFile {
@@ -80,10 +80,7 @@ export class RepositoryError extends Error {
  * @param content the file's bytes
  * @returns 40 lowercase hex digits
  */
-export async function gitBlobSha(content: Uint8Array): Promise<string> {
+export function gitBlobSha(content: Uint8Array): Promise<string> {
   const header = new TextEncoder().encode(`blob ${content.byteLength}\0`);
-  const bytes = new Uint8Array(header.byteLength + content.byteLength);
-  bytes.set(header);
-  bytes.set(content, header.byteLength);
-  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-1", bytes)));
+  return Promise.resolve(sha1Hex(header, content));
 }

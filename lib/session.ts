@@ -6,7 +6,7 @@
  * @module
  */
 
-import { sha256TextHex } from "./digest.ts";
+import { sha256Hex } from "./digest.ts";
 import type { Env, KvKey, KvStore } from "./env.ts";
 import { now } from "./env.ts";
 import { isCrossSite } from "./cross_site.ts";
@@ -125,11 +125,11 @@ export function sessionToken(request: Request): string | undefined {
 }
 
 async function sessionKey(token: string): Promise<KvKey> {
-  return ["editor", "session", await sha256TextHex(token)];
+  return ["editor", "session", await sha256Hex(token)];
 }
 
 async function keyFingerprint(hash: string | undefined): Promise<string> {
-  return await sha256TextHex(`inpage-editor key ${hash ?? ""}`);
+  return await sha256Hex(`inpage-editor key ${hash ?? ""}`);
 }
 
 function base64Url(bytes: Uint8Array): string {
