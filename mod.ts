@@ -38,6 +38,8 @@ export { createContentRoute } from "./routes/content.ts";
 export type { ContentRoute } from "./routes/content.ts";
 export { createSaveRoute } from "./routes/save.ts";
 export type { SaveRoute } from "./routes/save.ts";
+export { createUploadRoute } from "./routes/upload.ts";
+export type { UploadRoute } from "./routes/upload.ts";
 export type {
   ClientInfo,
   Env,

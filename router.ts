@@ -14,6 +14,7 @@ import { checkLocales, type RouterOptions } from "./lib/locales.ts";
 import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
 import { type ContentRoute, createContentRoute } from "./routes/content.ts";
 import { createSaveRoute, type SaveRoute } from "./routes/save.ts";
+import { createUploadRoute, type UploadRoute } from "./routes/upload.ts";
 
 export type { RouterOptions };
 
@@ -37,6 +38,8 @@ export interface Routes {
   readonly "/api/content": ContentRoute;
   /** Publishing a page file: POST. */
   readonly "/api/save": SaveRoute;
+  /** Storing an image: POST. */
+  readonly "/api/upload": UploadRoute;
 }
 
 /** A site's router. */
@@ -79,6 +82,7 @@ export function createRouter(options: RouterOptions): Router {
     "/api/auth": createAuthRoute(),
     "/api/content": createContentRoute({ locales }),
     "/api/save": createSaveRoute({ locales }),
+    "/api/upload": createUploadRoute(),
   });
   const find = (pathname: string): RouteHandlers | undefined =>
     Object.hasOwn(routes, pathname)

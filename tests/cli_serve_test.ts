@@ -287,3 +287,52 @@ Deno.test("editor serve --help documents every option", async () => {
     assert.ok(run.stdout.includes(option), option);
   }
 });
+
+Deno.test("editor serve stores an upload in the checkout with identical bytes and one commit", async () => {
+  await using site = await tempSite();
+  const kv = await kvFile();
+  await using server = await startServeProcess([
+    "--repo",
+    site.root,
+    "--port",
+    "0",
+    "--kv",
+    kv,
+  ], {
+    EDITOR_KEY_HASH: await fastHash(KEY),
+  });
+  const cookie = await logIn(server.url, KEY);
+  const bytes = await Deno.readFile(
+    new URL(
+      "../../shared/corpora/images/image-size/valid/jpg/large.jpg",
+      import.meta.url,
+    ),
+  );
+  const form = new FormData();
+  form.append("file", new Blob([bytes], { type: "image/jpeg" }), "large.jpg");
+  form.append("name", "Large photo");
+  const response = await fetch(`${server.url}api/upload`, {
+    method: "POST",
+    headers: { cookie },
+    body: form,
+  });
+  assert.equal(response.status, 200);
+  const { src, width, height } = await response.json();
+  assert.match(src, /^large-photo-[0-9a-f]{12}\.jpg$/);
+  assert.deepEqual([width, height], [1600, 1200]);
+  assert.deepEqual(
+    await Deno.readFile(join(site.root, "public/images", src)),
+    bytes,
+  );
+  assert.equal(await site.commitCount(), 2);
+  assert.equal(
+    (await site.git("log", "-1", "--format=%s")).trim(),
+    `Add image ${src}`,
+  );
+  assert.equal(
+    (await site.git("show", "--name-only", "--format=", "HEAD")).trim(),
+    `public/images/${src}`,
+  );
+  assert.equal(await server.stop(), 0);
+  await Deno.remove(join(kv, ".."), { recursive: true });
+});

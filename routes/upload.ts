@@ -1,0 +1,112 @@
+/**
+ * `/api/upload`: receives an image already cropped and converted by the
+ * browser, recognises it from its bytes, reads its dimensions from its
+ * header, rewrites its name with its content hash, and stores it in the
+ * repository under `public/images/`.
+ *
+ * @module
+ */
+
+import { sha256Hex } from "../lib/digest.ts";
+import type { Handler } from "../lib/env.ts";
+import { imageHeader } from "../lib/image_header.ts";
+import { imageName, UPLOAD_NAME_MAX } from "../lib/image_name.ts";
+import { badRequest } from "../lib/http_error.ts";
+import { jsonResponse } from "../lib/json_response.ts";
+import { readUploadForm } from "../lib/multipart.ts";
+import { limitRate } from "../lib/rate_limit.ts";
+import { checkDeclaredSize } from "../lib/read_body.ts";
+import {
+  ConflictError,
+  gitBlobSha,
+  type Repository,
+  RepositoryError,
+} from "../lib/repository.ts";
+import { requireRepository } from "../lib/repository_from_env.ts";
+import { dispatch, handler } from "../lib/route.ts";
+import { requireSession } from "../lib/session.ts";
+
+/** The handlers of `/api/upload`. */
+export interface UploadRoute {
+  /** Dispatches on the method; 405 for anything but POST. */
+  onRequest: Handler;
+  /** Stores an image: `{ src, width, height }`. */
+  onRequestPost: Handler;
+}
+
+/** Largest uploaded file, in bytes. */
+export const UPLOAD_FILE_MAX = 20_000_000;
+
+/** Largest upload body: the file and room for the form around it. */
+export const UPLOAD_BODY_MAX = UPLOAD_FILE_MAX + 65_536;
+
+/** Where images are stored in the repository. */
+export const IMAGE_FOLDER = "public/images";
+
+/**
+ * Creates the `/api/upload` handlers.
+ *
+ * @returns `onRequest` and `onRequestPost`
+ * @example
+ * ```ts
+ * import { createUploadRoute } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const upload = createUploadRoute();
+ * const response = await upload.onRequest({
+ *   request: new Request("https://site.example/api/upload"),
+ *   env: {},
+ * });
+ * assert.equal(response.status, 405);
+ * assert.equal(response.headers.get("allow"), "POST");
+ * ```
+ */
+export function createUploadRoute(): UploadRoute {
+  const onRequestPost = handler(
+    "/api/upload",
+    async ({ request, env, client }) => {
+      await limitRate(env, "upload", client);
+      checkDeclaredSize(request, UPLOAD_BODY_MAX);
+      await requireSession(env, request);
+      const { file, name } = await readUploadForm(request, {
+        fileMax: UPLOAD_FILE_MAX,
+        bodyMax: UPLOAD_BODY_MAX,
+      });
+      if (name !== undefined && [...name].length > UPLOAD_NAME_MAX) {
+        throw badRequest(`name over ${UPLOAD_NAME_MAX} characters`);
+      }
+      const { format, width, height } = imageHeader(file);
+      const src = imageName(name, await sha256Hex(file), format);
+      await store(requireRepository(env), src, file);
+      return jsonResponse(200, { src, width, height });
+    },
+  );
+  return {
+    onRequest: dispatch("/api/upload", { POST: onRequestPost }),
+    onRequestPost,
+  };
+}
+
+/**
+ * Writes the image unless the same bytes are already stored under its name
+ * (the name holds the content hash, so the same image twice is stored once).
+ */
+async function store(
+  repository: Repository,
+  src: string,
+  bytes: Uint8Array,
+): Promise<void> {
+  const path = `${IMAGE_FOLDER}/${src}`;
+  try {
+    await repository.write(path, bytes, "", `Add image ${src}`);
+  } catch (error) {
+    if (!(error instanceof ConflictError)) throw error;
+    const existing = await repository.read(path);
+    if (existing?.version !== await gitBlobSha(bytes)) {
+      throw new RepositoryError(
+        "unavailable",
+        `another file is already stored at ${path}`,
+      );
+    }
+  }
+}
