@@ -10,6 +10,7 @@
  * @module
  */
 
+import { crc32 as zlibCrc32 } from "node:zlib";
 import { unsupportedFormat } from "./http_error.ts";
 
 /** Largest accepted width or height, in pixels. */
@@ -275,7 +276,7 @@ function headText(b: Uint8Array): string | undefined {
 }
 
 // ---------------------------------------------------------------------------
-// PNG: signature, IHDR with its CRC, then the chunk structure by lengths.
+// PNG: signature, IHDR, then every chunk by its length, each with its CRC.
 
 const PNG_DEPTHS: Readonly<Record<number, readonly number[]>> = {
   0: [1, 2, 4, 8, 16],
@@ -310,7 +311,7 @@ function png(b: Uint8Array): ImageInfo {
 
 /**
  * Walks the chunks after IHDR by their lengths: each inside the file, with a
- * letter-only type; PLTE where the colour type allows it and before the
+ * letter-only type and a correct CRC; PLTE where the colour type allows it and before the
  * data; IDAT chunks consecutive and starting a zlib stream; IEND last.
  */
 function pngChunks(b: Uint8Array, colour: number): void {
@@ -328,6 +329,9 @@ function pngChunks(b: Uint8Array, colour: number): void {
     const data = p + 8;
     const end = data + length + 4;
     if (end > b.length) fail("png", `PNG truncated in chunk ${type}`);
+    if (crc32(b, p + 4, data + length) !== u32be(b, data + length)) {
+      fail("png", `PNG ${type} chunk CRC mismatch`);
+    }
     if (idat === 1 && type !== "IDAT") idat = 2;
     switch (type) {
       case "IDAT":
@@ -379,23 +383,9 @@ function zlibHeader(cmf: number, flg: number): void {
   }
 }
 
-let crcTable: Uint32Array | undefined;
-
-/** CRC-32 (ISO-HDLC, as in PNG) of `b[start..end)`. */
+/** CRC-32 (ISO-HDLC, as in PNG) of `b[start..end)`, computed natively. */
 function crc32(b: Uint8Array, start: number, end: number): number {
-  if (crcTable === undefined) {
-    crcTable = new Uint32Array(256);
-    for (let n = 0; n < 256; n++) {
-      let c = n;
-      for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-      crcTable[n] = c >>> 0;
-    }
-  }
-  let c = 0xffffffff;
-  for (let i = start; i < end; i++) {
-    c = (crcTable[(c ^ at(b, i)) & 0xff] ?? 0) ^ (c >>> 8);
-  }
-  return (c ^ 0xffffffff) >>> 0;
+  return zlibCrc32(b.subarray(start, end)) >>> 0;
 }
 
 // ---------------------------------------------------------------------------
