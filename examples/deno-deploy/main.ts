@@ -1,0 +1,46 @@
+/**
+ * The production entry point on Deno Deploy: the four routes over GitHub,
+ * with the managed Deno KV for sessions and rate windows.
+ *
+ * Set these variables in the Deno Deploy project:
+ * - `EDITOR_KEY_HASH`: the PHC string printed by `deno task editor hash-key`
+ * - `GITHUB_TOKEN`: a fine-grained token with only "Contents: read and write"
+ *   on the one repository
+ * - `GITHUB_REPOSITORY`: `owner/name`
+ * - `GITHUB_BRANCH` (optional, default `main`), `GITHUB_API_URL` (optional,
+ *   default `https://api.github.com`; set it for GitHub Enterprise Server)
+ * - `EDITOR_CLIENT_IP_HEADER` (optional): a header set by a trusted proxy
+ *
+ * Locally: `deno run -A examples/deno-deploy/main.ts`, with `PORT`,
+ * `HOSTNAME` and `EDITOR_KV_PATH` (a SQLite file) if the defaults do not suit.
+ *
+ * @module
+ */
+
+import { createRouter, type Env } from "@inpage/editor";
+
+// The only site decision: the languages of src/content/pages/{language}/.
+const router = createRouter({ locales: ["en", "fr"] });
+
+// No path on Deno Deploy: the managed KV. Locally: a SQLite file.
+const kv = await Deno.openKv(Deno.env.get("EDITOR_KV_PATH"));
+
+const env: Env = {
+  RATE_LIMIT: kv,
+  EDITOR_KEY_HASH: Deno.env.get("EDITOR_KEY_HASH"),
+  GITHUB_TOKEN: Deno.env.get("GITHUB_TOKEN"),
+  GITHUB_REPOSITORY: Deno.env.get("GITHUB_REPOSITORY"),
+  GITHUB_BRANCH: Deno.env.get("GITHUB_BRANCH"),
+  GITHUB_API_URL: Deno.env.get("GITHUB_API_URL"),
+  EDITOR_CLIENT_IP_HEADER: Deno.env.get("EDITOR_CLIENT_IP_HEADER"),
+};
+
+Deno.serve(
+  {
+    port: Number(Deno.env.get("PORT") ?? 8000),
+    hostname: Deno.env.get("HOSTNAME") ?? "0.0.0.0",
+    onListen: ({ hostname, port }) =>
+      console.log(`Listening on http://${hostname}:${port}/`),
+  },
+  (request, info) => router.handle(request, env, info),
+);

@@ -1,0 +1,115 @@
+/**
+ * The production entry point, examples/deno-deploy/main.ts, started for
+ * real on a loopback port with GITHUB_API_URL pointing at the double.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { startGitHubDouble } from "./github_double.ts";
+import { fastHash } from "./support.ts";
+import { gitHashObject, HOME, HOME_TEXT } from "./site_support.ts";
+import { ROOT } from "./cli_support.ts";
+
+Deno.test("the Deno Deploy entry point serves log in, read, publish and log out against GitHub", async () => {
+  await using github = startGitHubDouble({ files: { [HOME]: HOME_TEXT } });
+  const work = await Deno.makeTempDir({ prefix: "editor-deploy-" });
+  const key = "deploy key";
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "--quiet", "examples/deno-deploy/main.ts"],
+    cwd: ROOT,
+    env: {
+      NO_COLOR: "1",
+      PORT: "0",
+      HOSTNAME: "127.0.0.1",
+      EDITOR_KV_PATH: join(work, "kv.sqlite3"),
+      EDITOR_KEY_HASH: await fastHash(key),
+      GITHUB_TOKEN: github.token,
+      GITHUB_REPOSITORY: github.repository,
+      GITHUB_API_URL: github.url,
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let out = "";
+  let err = "";
+  const pumps = Promise.all([
+    (async () => {
+      for await (
+        const chunk of child.stdout.pipeThrough(new TextDecoderStream())
+      ) out += chunk;
+    })(),
+    (async () => {
+      for await (
+        const chunk of child.stderr.pipeThrough(new TextDecoderStream())
+      ) err += chunk;
+    })(),
+  ]);
+  try {
+    const deadline = Date.now() + 30_000;
+    let url: string | undefined;
+    while (
+      !(url = /Listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(out + err)?.[1])
+    ) {
+      assert.ok(
+        Date.now() < deadline,
+        `the entry point did not start: ${out}\n${err}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const login = await fetch(`${url}/api/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key }),
+    });
+    assert.equal(login.status, 200);
+    await login.body?.cancel();
+    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0])
+      .join("; ");
+    const read = await fetch(`${url}/api/content?path=${HOME}`, {
+      headers: { cookie },
+    });
+    assert.deepEqual(await read.json(), {
+      content: HOME_TEXT,
+      version: await gitHashObject(HOME_TEXT),
+    });
+    const save = await fetch(`${url}/api/save`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({
+        path: HOME,
+        content: '{"title":"Deployed"}',
+        version: await gitHashObject(HOME_TEXT),
+      }),
+    });
+    assert.equal(save.status, 200);
+    await save.body?.cancel();
+    assert.equal(
+      new TextDecoder().decode(github.files.get(HOME)),
+      '{\n  "title": "Deployed"\n}\n',
+    );
+    const logout = await fetch(`${url}/api/auth`, {
+      method: "DELETE",
+      headers: { cookie },
+    });
+    assert.equal(logout.status, 200);
+    await logout.body?.cancel();
+    const after = await fetch(`${url}/api/content?path=${HOME}`, {
+      headers: { cookie },
+    });
+    assert.equal(after.status, 401);
+    await after.body?.cancel();
+    const lines = out.split("\n").filter((line) => line.startsWith("{"));
+    assert.deepEqual(lines.map((line) => JSON.parse(line).status), [
+      200,
+      200,
+      200,
+      200,
+      401,
+    ]);
+    assert.ok(!(out + err).includes(github.token), "the token is never logged");
+  } finally {
+    child.kill("SIGTERM");
+    await child.status;
+    await pumps;
+    await Deno.remove(work, { recursive: true });
+  }
+});
