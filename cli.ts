@@ -28,6 +28,7 @@ export { ServeError, startServe } from "./cli/serve.ts";
 export type { RunningServe, ServeIo, ServeOptions } from "./cli/serve.ts";
 export { hashKeyCommand } from "./cli/hash_key.ts";
 export type { HashKeyIo, HashKeyOptions } from "./cli/hash_key.ts";
+export type { KeyInput } from "./cli/read_key.ts";
 
 /** What the CLI reads and writes; the real process by default. */
 export interface CliIo {
@@ -62,13 +63,8 @@ function integer(name: string, min: number, max: number) {
   };
 }
 
-/**
- * Builds the `editor` program.
- *
- * @param io where it reads and writes
- * @returns the commander program, not yet parsed
- */
-export function createProgram(io: CliIo): Command {
+/** Builds the `editor` program: commander, not yet parsed. */
+function createProgram(io: CliIo): Command {
   const program = new Command("editor")
     .description(
       "Edit a static site's JSON pages in place: the server side of @inpage/editor",

@@ -18,7 +18,11 @@ export interface KeyInput {
 
 /** A key that cannot be used; the CLI prints the message and exits with 1. */
 export class KeyInputError extends Error {
-  /** @param message one line for the user */
+  /**
+   * Creates the error.
+   *
+   * @param message one line for the user
+   */
   constructor(message: string) {
     super(message);
     this.name = "KeyInputError";

@@ -53,7 +53,11 @@ export interface RunningServe {
 
 /** An expected failure of `editor serve`: one line, exit code 1. */
 export class ServeError extends Error {
-  /** @param message one line for the user */
+  /**
+   * Creates the error.
+   *
+   * @param message one line for the user
+   */
   constructor(message: string) {
     super(message);
     this.name = "ServeError";
@@ -94,9 +98,7 @@ export async function startServe(
     }
     const keyHash = await keyHashFor(io);
     const kvPath = options.kv ??
-      (demo
-        ? join(demo, ".git", "editor-kv.sqlite3")
-        : await defaultKvPath(io));
+      (demo ? join(demo, ".git", "editor-kv.sqlite3") : defaultKvPath(io));
     await Deno.mkdir(join(kvPath, ".."), { recursive: true });
     const kv = await Deno.openKv(kvPath);
     cleanups.unshift(() => kv.close());
@@ -229,7 +231,7 @@ async function keyHashFor(io: ServeIo): Promise<string> {
   return await hashKey(key);
 }
 
-async function defaultKvPath(io: ServeIo): Promise<string> {
+function defaultKvPath(io: ServeIo): string {
   const home = io.getEnv("HOME") ?? io.getEnv("USERPROFILE");
   const cache = io.getEnv("XDG_CACHE_HOME") ??
     (Deno.build.os === "darwin" && home

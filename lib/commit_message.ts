@@ -9,6 +9,7 @@ export const COMMIT_MESSAGE_MAX = 120;
 
 // C0 and C1 controls, DEL, bidirectional and invisible formatting marks.
 const INVISIBLE =
+  // deno-lint-ignore no-control-regex
   /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
 const BREAKS = /[\t\n\r\u0085\u2028\u2029]+/g;
 

@@ -16,6 +16,8 @@ export class HttpError extends Error {
   readonly #code: string | undefined;
 
   /**
+   * Creates the error.
+   *
    * @param status HTTP status
    * @param body JSON body sent to the client
    * @param detail what went wrong, for the server log only

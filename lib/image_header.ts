@@ -54,7 +54,7 @@ export interface ImageInfo {
  * import { imageHeader } from "./image_header.ts";
  *
  * const png = Uint8Array.from(atob(
- *   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGP4DwABAQEAWk1v8QAAAABJRU5ErkJggg==",
+ *   "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==",
  * ), (c) => c.charCodeAt(0));
  * const info = imageHeader(png);
  * if (info.format !== "png" || info.width !== 1 || info.height !== 1) {

@@ -25,6 +25,8 @@ export class BodyTooLargeError extends Error {
   readonly max: number;
 
   /**
+   * Creates the error.
+   *
    * @param max the cap, in bytes
    * @param received how many bytes had arrived when reading stopped
    */
@@ -41,6 +43,8 @@ export class BodyTooLargeError extends Error {
  */
 export class BodyUnreadableError extends Error {
   /**
+   * Creates the error.
+   *
    * @param detail what went wrong, for the server log
    * @param options the underlying error as `cause`, when there is one
    */

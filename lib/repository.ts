@@ -48,7 +48,11 @@ export interface Repository {
 
 /** Thrown by `Repository.write` when the file's version is not the expected one. */
 export class ConflictError extends Error {
-  /** @param detail what happened, for the server log */
+  /**
+   * Creates the error.
+   *
+   * @param detail what happened, for the server log
+   */
   constructor(detail: string) {
     super(detail);
     this.name = "ConflictError";
@@ -64,6 +68,8 @@ export class RepositoryError extends Error {
   readonly code: RepositoryErrorCode;
 
   /**
+   * Creates the error.
+   *
    * @param code the client-facing code
    * @param detail what happened, for the server log (never a secret)
    */

@@ -31,7 +31,11 @@ export type WindowResult =
 
 /** Thrown when the KV keeps conflicting beyond any plausible contention. */
 export class WindowContentionError extends Error {
-  /** @param detail what happened, for the log */
+  /**
+   * Creates the error.
+   *
+   * @param detail what happened, for the log
+   */
   constructor(detail: string) {
     super(detail);
     this.name = "WindowContentionError";

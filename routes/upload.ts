@@ -38,7 +38,7 @@ export interface UploadRoute {
 export const UPLOAD_FILE_MAX = 20_000_000;
 
 /** Largest upload body: the file and room for the form around it. */
-export const UPLOAD_BODY_MAX = UPLOAD_FILE_MAX + 65_536;
+export const UPLOAD_BODY_MAX: number = UPLOAD_FILE_MAX + 65_536;
 
 /** Where images are stored in the repository. */
 export const IMAGE_FOLDER = "public/images";
