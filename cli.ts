@@ -127,7 +127,10 @@ Examples:
         err: io.err,
         getEnv: io.getEnv ?? (() => undefined),
       });
+      let stopping = false;
       const stopListening = io.onStopSignal?.(() => {
+        if (stopping) return;
+        stopping = true;
         io.err("Stopping\n");
         void running.shutdown();
       });
