@@ -4,6 +4,8 @@
  * @module
  */
 
+import { BodyTooLargeError, readCapped } from "../lib/read_capped.ts";
+
 /** Where a key is read from and prompts are written to. */
 export interface KeyInput {
   /** The bytes typed or piped in. */
@@ -60,20 +62,14 @@ export async function readKey(input: KeyInput): Promise<string> {
 async function readPiped(
   readable: ReadableStream<Uint8Array>,
 ): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of readable) {
-    size += chunk.byteLength;
-    if (size > PIPED_MAX) {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readCapped(readable, PIPED_MAX);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) {
       throw new KeyInputError("The key is longer than 256 characters");
     }
-    chunks.push(chunk);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
+    throw new KeyInputError("Standard input could not be read");
   }
   let text: string;
   try {

@@ -8,30 +8,23 @@ import {
   fastHash,
   from,
   LOCALES,
-  login,
   manualClock,
   ORIGIN,
   testEnv,
 } from "./support.ts";
-import { gitHashObject, HOME, HOME_TEXT, tempSite } from "./site_support.ts";
+import {
+  gitHashObject,
+  HOME,
+  HOME_TEXT,
+  signedInSite,
+} from "./site_support.ts";
 
 const KEY = "content key";
 const router = createRouter({ locales: [...LOCALES] });
 
 async function setup(extra: Env = {}) {
-  const kv = await Deno.openKv(":memory:");
-  const site = await tempSite();
-  const env = testEnv(kv, {
-    EDITOR_KEY_HASH: await fastHash(KEY),
-    REPOSITORY: await site.checkout(),
-    ...extra,
-  });
-  const cookie = await login(router.handle, env, KEY);
-  return {
-    kv,
-    site,
-    env,
-    cookie,
+  const s = await signedInSite(router, KEY, extra);
+  return Object.assign(s, {
     get: (
       query: string,
       headers: Record<string, string> = {},
@@ -39,16 +32,12 @@ async function setup(extra: Env = {}) {
     ) =>
       router.handle(
         new Request(`${ORIGIN}/api/content${query}`, {
-          headers: { cookie, ...headers },
+          headers: { cookie: s.cookie, ...headers },
         }),
-        env,
+        s.env,
         from(client),
       ),
-    async [Symbol.asyncDispose]() {
-      kv.close();
-      await site[Symbol.asyncDispose]();
-    },
-  };
+  });
 }
 
 Deno.test("content answers 200 with the whole file as text and its git blob version", async () => {

@@ -4,16 +4,18 @@ import type { Env } from "../mod.ts";
 import { type GitHubFault, startGitHubDouble } from "./github_double.ts";
 import {
   answer,
-  fastHash,
   from,
   LOCALES,
-  login,
   manualClock,
   ORIGIN,
   postJson,
-  testEnv,
 } from "./support.ts";
-import { gitHashObject, HOME, HOME_TEXT, tempSite } from "./site_support.ts";
+import {
+  gitHashObject,
+  HOME,
+  HOME_TEXT,
+  signedInSite,
+} from "./site_support.ts";
 
 const KEY = "save key";
 const router = createRouter({ locales: [...LOCALES] });
@@ -24,40 +26,20 @@ const PAGE = {
 const written = (page: unknown) => JSON.stringify(page, null, 2) + "\n";
 
 async function setup(extra: Env = {}) {
-  const kv = await Deno.openKv(":memory:");
-  const site = await tempSite();
-  const env = testEnv(kv, {
-    EDITOR_KEY_HASH: await fastHash(KEY),
-    REPOSITORY: await site.checkout(),
-    ...extra,
-  });
-  const cookie = await login(router.handle, env, KEY);
-  const version = await gitHashObject(HOME_TEXT);
-  let clients = 0;
-  return {
-    kv,
-    site,
-    env,
-    cookie,
-    version,
+  const s = await signedInSite(router, KEY, extra);
+  return Object.assign(s, {
+    version: await gitHashObject(HOME_TEXT),
     save: (
       body: unknown,
       headers: Record<string, string> = {},
       client?: string,
     ) =>
       router.handle(
-        postJson("/api/save", body, { cookie, ...headers }),
-        env,
-        from(
-          client ??
-            `10.1.${Math.floor(clients / 250)}.${(clients++ % 250) + 1}`,
-        ),
+        postJson("/api/save", body, { cookie: s.cookie, ...headers }),
+        s.env,
+        client ? from(client) : s.nextClient(),
       ),
-    async [Symbol.asyncDispose]() {
-      kv.close();
-      await site[Symbol.asyncDispose]();
-    },
-  };
+  });
 }
 
 Deno.test("save answers 200 with the new version, writes the sanitised page and commits it alone", async () => {

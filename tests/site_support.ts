@@ -6,6 +6,8 @@
 
 import { join } from "node:path";
 import { openLocalCheckout } from "../cli/local_checkout.ts";
+import type { ClientInfo, Env, Router } from "../mod.ts";
+import { fastHash, from, login, type TestEnv, testEnv } from "./support.ts";
 import type {
   LocalCheckout,
   LocalCheckoutOptions,
@@ -113,4 +115,57 @@ export async function gitHashObject(
   );
   await writer.close();
   return new TextDecoder().decode((await child.output()).stdout).trim();
+}
+
+/** A test site with a KV, an env over the site's checkout, and a session. */
+export interface SignedInSite extends AsyncDisposable {
+  /** The KV. */
+  kv: Deno.Kv;
+  /** The site's checkout. */
+  site: TempSite;
+  /** The env: KV, key hash, the checkout as `REPOSITORY`, log capture. */
+  env: TestEnv;
+  /** The cookie header of a session opened with the key. */
+  cookie: string;
+  /** A new client address each call, so tests stay under rate budgets. */
+  nextClient: () => ClientInfo;
+}
+
+let clientCounter = 0;
+
+/**
+ * Opens a KV, makes a site, and logs in through the router.
+ *
+ * @param router the router under test
+ * @param key the site key
+ * @param extra env entries that replace the defaults
+ * @returns the site and its session, closed and removed when disposed
+ */
+export async function signedInSite(
+  router: Router,
+  key: string,
+  extra: Env = {},
+): Promise<SignedInSite> {
+  const kv = await Deno.openKv(":memory:");
+  const site = await tempSite();
+  const env = testEnv(kv, {
+    EDITOR_KEY_HASH: await fastHash(key),
+    REPOSITORY: await site.checkout(),
+    ...extra,
+  });
+  const cookie = await login(router.handle, env, key);
+  return {
+    kv,
+    site,
+    env,
+    cookie,
+    nextClient: () => {
+      const n = clientCounter++;
+      return from(`10.${100 + ((n >> 16) & 127)}.${(n >> 8) & 255}.${n & 255}`);
+    },
+    async [Symbol.asyncDispose]() {
+      kv.close();
+      await site[Symbol.asyncDispose]();
+    },
+  };
 }

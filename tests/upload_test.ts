@@ -6,16 +6,8 @@ import { imageHeader } from "../lib/image_header.ts";
 import { sha256Hex } from "../lib/digest.ts";
 import { type GitHubFault, startGitHubDouble } from "./github_double.ts";
 import { jpegOfSize, pngOfSize } from "./image_fixtures.ts";
-import {
-  answer,
-  fastHash,
-  from,
-  login,
-  manualClock,
-  ORIGIN,
-  testEnv,
-} from "./support.ts";
-import { tempSite } from "./site_support.ts";
+import { answer, from, manualClock, ORIGIN } from "./support.ts";
+import { signedInSite } from "./site_support.ts";
 import { uploadRequest } from "./upload_support.ts";
 
 const KEY = "upload key";
@@ -28,20 +20,8 @@ const JPEG = await Deno.readFile(
 const WEBP = await Deno.readFile(new URL("file-type/fixture.webp", IMAGES));
 
 async function setup(extra: Env = {}) {
-  const kv = await Deno.openKv(":memory:");
-  const site = await tempSite();
-  const env = testEnv(kv, {
-    EDITOR_KEY_HASH: await fastHash(KEY),
-    REPOSITORY: await site.checkout(),
-    ...extra,
-  });
-  const cookie = await login(router.handle, env, KEY);
-  let clients = 0;
-  return {
-    kv,
-    site,
-    env,
-    cookie,
+  const s = await signedInSite(router, KEY, extra);
+  return Object.assign(s, {
     upload: async (
       bytes: Uint8Array<ArrayBuffer>,
       name?: string,
@@ -49,19 +29,12 @@ async function setup(extra: Env = {}) {
     ) =>
       await answer(
         await router.handle(
-          await uploadRequest(bytes, { name, cookie }),
-          env,
-          from(
-            client ??
-              `10.2.${Math.floor(clients / 25)}.${(clients++ % 25) + 1}`,
-          ),
+          await uploadRequest(bytes, { name, cookie: s.cookie }),
+          s.env,
+          client ? from(client) : s.nextClient(),
         ),
       ),
-    async [Symbol.asyncDispose]() {
-      kv.close();
-      await site[Symbol.asyncDispose]();
-    },
-  };
+  });
 }
 
 const hash12 = async (bytes: Uint8Array) =>
