@@ -142,7 +142,14 @@ class LocalCheckoutRepository implements LocalCheckout {
   }
 
   async read(path: string): Promise<RepositoryFile | null> {
-    const target = await this.#resolve(path);
+    const absolute = join(this.root, ...checkedSegments(path));
+    // Fast path: one realPath; equal to the joined path means no symbolic
+    // link anywhere on the way (the root is a real path), so the file can
+    // be read as is. Anything else takes the segment by segment walk.
+    const real = await Deno.realPath(absolute).catch(() => undefined);
+    const target = real === absolute
+      ? { state: "file" as const, absolute }
+      : await this.#resolve(path);
     if (target.state === "absent" || target.state === "blocked") return null;
     let content: Uint8Array;
     try {
