@@ -96,15 +96,16 @@ export async function startServe(
     } catch (error) {
       throw new ServeError((error as Error).message);
     }
-    const keyHash = await keyHashFor(io);
+    const { keyHash, randomKey } = await keyHashFor(io);
     const kvPath = options.kv ??
       (demo ? join(demo, ".git", "editor-kv.sqlite3") : defaultKvPath(io));
-    await Deno.mkdir(join(kvPath, ".."), { recursive: true });
-    const kv = await Deno.openKv(kvPath);
+    const kv = await openKvFile(kvPath);
     cleanups.unshift(() => kv.close());
     const repository = await openLocalCheckout({
       root,
       commit: options.commit,
+    }).catch((error) => {
+      throw new ServeError(`Cannot open ${root}: ${oneLine(error)}`);
     });
     const env: Env = {
       RATE_LIMIT: kv,
@@ -149,6 +150,11 @@ export async function startServe(
         }
       }
     });
+    if (randomKey) {
+      io.err(
+        `No EDITOR_KEY_HASH: the site key for this run is ${randomKey}\n(it is shown once; set EDITOR_KEY_HASH from editor hash-key to keep one)\n`,
+      );
+    }
     io.out(
       `editor serve: listening on ${url} (repository ${root}, locales ${
         locales.join(", ")
@@ -210,7 +216,13 @@ export async function localeFolders(root: string): Promise<string[]> {
   return names.sort();
 }
 
-async function keyHashFor(io: ServeIo): Promise<string> {
+/**
+ * The key hash from `EDITOR_KEY_HASH`, or the hash of a random key made for
+ * this run (printed only once the server listens).
+ */
+async function keyHashFor(
+  io: ServeIo,
+): Promise<{ keyHash: string; randomKey?: string }> {
   const given = io.getEnv("EDITOR_KEY_HASH");
   if (given) {
     if (!parseKeyHash(given)) {
@@ -218,17 +230,31 @@ async function keyHashFor(io: ServeIo): Promise<string> {
         "EDITOR_KEY_HASH is not an argon2id hash from editor hash-key: make one with deno task editor hash-key",
       );
     }
-    return given.trim();
+    return { keyHash: given.trim() };
   }
   const bytes = crypto.getRandomValues(new Uint8Array(18));
-  const key = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(
-    /\//g,
-    "_",
-  );
-  io.err(
-    `No EDITOR_KEY_HASH: the site key for this run is ${key}\n(it is shown once; set EDITOR_KEY_HASH from editor hash-key to keep one)\n`,
-  );
-  return await hashKey(key);
+  const randomKey = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-")
+    .replace(/\//g, "_");
+  return { keyHash: await hashKey(randomKey), randomKey };
+}
+
+/** Opens the KV file, creating its folder; a failure is one clear line. */
+async function openKvFile(path: string): Promise<Deno.Kv> {
+  try {
+    await Deno.mkdir(join(path, ".."), { recursive: true });
+    return await Deno.openKv(path);
+  } catch (error) {
+    throw new ServeError(
+      `Cannot open the KV file ${path}: ${
+        oneLine(error)
+      } (pass --kv with a writable file)`,
+    );
+  }
+}
+
+function oneLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split("\n")[0] ?? "";
 }
 
 function defaultKvPath(io: ServeIo): string {

@@ -30,7 +30,12 @@ export function clientAddress(
 ): string {
   const header = env.EDITOR_CLIENT_IP_HEADER;
   if (header) {
-    const value = request.headers.get(header);
+    let value: string | null = null;
+    try {
+      value = request.headers.get(header);
+    } catch {
+      // Not a valid header name: the host's setting is unusable, fall back.
+    }
     const first = value?.split(",")[0]?.trim();
     const grouped = first ? groupAddress(first) : undefined;
     if (grouped) return grouped;

@@ -48,9 +48,14 @@ export function errorResponse(error: unknown): MappedError {
       detail: error.message,
     };
   }
-  const detail = error instanceof Error
-    ? (error.stack ?? error.message)
-    : String(error);
+  let detail: string;
+  try {
+    detail = error instanceof Error
+      ? (error.stack ?? error.message)
+      : String(error);
+  } catch {
+    detail = "a thrown value that cannot be printed";
+  }
   return {
     response: jsonResponse(500, { error: "internal" }),
     code: "internal",

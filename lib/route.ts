@@ -76,7 +76,8 @@ export function dispatch(
 ): Handler {
   const allow = Object.keys(methods).join(", ");
   return async (context) => {
-    const method = context.request.method.toUpperCase();
+    // Methods are case-sensitive (RFC 9110): `post` is not POST.
+    const method = context.request.method;
     const serve = Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (serve) return await serve(context);
     const started = performance.now();

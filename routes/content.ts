@@ -53,7 +53,10 @@ export function createContentRoute(options: RouterOptions): ContentRoute {
       const file = await requireRepository(env).read(path);
       if (!file) throw notFound("no such file in the repository");
       return jsonResponse(200, {
-        content: new TextDecoder().decode(file.content),
+        // The whole file, a byte order mark included.
+        content: new TextDecoder("utf-8", { ignoreBOM: true }).decode(
+          file.content,
+        ),
         version: file.version,
       });
     },

@@ -269,6 +269,24 @@ Deno.test("editor serve takes its locales from the folders under src/content/pag
   await Deno.remove(join(kv, ".."), { recursive: true });
 });
 
+Deno.test("editor serve refuses an unusable KV file with one line, before printing any key", async () => {
+  await using site = await tempSite();
+  for (const kv of ["/dev/null/kv.sqlite3", site.root]) {
+    const run = await runCli(
+      ["serve", "--repo", site.root, "--port", "0", "--kv", kv],
+      "",
+      { EDITOR_KEY_HASH: "" },
+    );
+    assert.equal(run.code, 1, kv);
+    assert.match(run.stderr, /^editor: Cannot open the KV file /);
+    assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+    assert.ok(
+      !run.stderr.includes("site key"),
+      "no key is shown for a server that never ran",
+    );
+  }
+});
+
 Deno.test("editor serve --help documents every option", async () => {
   const run = await runCli(["serve", "--help"]);
   assert.equal(run.code, 0);

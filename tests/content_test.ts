@@ -50,6 +50,24 @@ Deno.test("content answers 200 with the whole file as text and its git blob vers
   });
 });
 
+Deno.test("content returns the whole file, a byte order mark included", async () => {
+  await using s = await setup();
+  const path = "src/content/pages/en/bom.json";
+  const bytes = new Uint8Array([
+    0xef,
+    0xbb,
+    0xbf,
+    ...new TextEncoder().encode('{"a":1}\n'),
+  ]);
+  await Deno.writeFile(`${s.site.root}/${path}`, bytes);
+  const { status, body } = await answer(await s.get(`?path=${path}`));
+  assert.equal(status, 200);
+  assert.deepEqual(body, {
+    content: '\ufeff{"a":1}\n',
+    version: await gitHashObject(bytes),
+  });
+});
+
 Deno.test("content answers 400 for a missing, repeated or non-whitelisted path", async () => {
   await using s = await setup();
   const queries = [
