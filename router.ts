@@ -8,7 +8,7 @@
 import type { ClientInfo, Env, Handler } from "./lib/env.ts";
 import { errorResponse } from "./lib/error_response.ts";
 import { notFound } from "./lib/http_error.ts";
-import { clientAddress, clientTag } from "./lib/client_address.ts";
+import { clientTag } from "./lib/client_address.ts";
 import { logAnswer } from "./lib/route.ts";
 import { checkLocales, type RouterOptions } from "./lib/locales.ts";
 import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
@@ -108,7 +108,7 @@ export function createRouter(options: RouterOptions): Router {
       const { response, code, detail } = errorResponse(
         notFound(`no route at ${pathname.slice(0, 120)}`),
       );
-      const client = await clientTag(clientAddress(request, env, info));
+      const client = await clientTag(request, env, info);
       logAnswer(env, null, request.method, response, started, {
         client,
         code,

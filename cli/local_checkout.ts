@@ -151,6 +151,14 @@ class LocalCheckoutRepository implements LocalCheckout {
       ? { state: "file" as const, absolute }
       : await this.#resolve(path);
     if (target.state === "absent" || target.state === "blocked") return null;
+    if (target.state === "symlink") {
+      // A link planted in the checkout could serve `.env` or `.git/config`
+      // as a page: a file that is itself a link is never read (nor written).
+      throw new RepositoryError(
+        "unauthorized",
+        `Refusing to read a symbolic link: ${path}`,
+      );
+    }
     let content: Uint8Array;
     try {
       content = await Deno.readFile(target.absolute);

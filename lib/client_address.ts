@@ -1,11 +1,17 @@
 /**
- * Who is asking, for rate windows and logs: the peer address, or the first
- * address in a trusted proxy's header, IPv6 grouped by /64.
+ * Who is asking, for rate windows and logs: the peer address, or the address
+ * a trusted proxy put in its header, IPv6 grouped by /64.
+ *
+ * The proxy's header is read from the right: a proxy appends the address it
+ * saw to `X-Forwarded-For`, after whatever the client sent, so only the last
+ * entry is its own (DESIGN.md says the first, which a client can forge to
+ * escape its rate budget or to spend someone else's). Headers holding one
+ * address, such as `CF-Connecting-IP`, read the same either way.
  *
  * @module
  */
 
-import { sha256Hex } from "./digest.ts";
+import { hmacSha256Hex } from "./digest.ts";
 import type { ClientInfo, Env } from "./env.ts";
 
 /** The bucket used when no address is known. */
@@ -16,7 +22,8 @@ const IPV4 =
 
 /**
  * The client's rate bucket: an IPv4 address, an IPv6 /64 prefix, or
- * `"shared"` when neither the proxy header nor the peer gives a valid one.
+ * `"shared"` when neither the proxy header (its last address) nor the peer
+ * gives a valid one.
  *
  * @param request the incoming request
  * @param env the host's variables (`EDITOR_CLIENT_IP_HEADER`)
@@ -36,8 +43,8 @@ export function clientAddress(
     } catch {
       // Not a valid header name: the host's setting is unusable, fall back.
     }
-    const first = value?.split(",")[0]?.trim();
-    const grouped = first ? groupAddress(first) : undefined;
+    const last = value?.split(",").at(-1)?.trim();
+    const grouped = last ? groupAddress(last) : undefined;
     if (grouped) return grouped;
   }
   const remote = info?.remoteAddr;
@@ -103,12 +110,24 @@ function ipv6Groups(text: string): number[] | undefined {
 }
 
 /**
- * A short, stable tag for a client bucket, used in rate keys and logs so
- * that addresses are not stored or written in clear.
+ * A short, stable tag for a client, used in rate keys and logs so that
+ * addresses are neither stored nor written in clear: an HMAC of its bucket
+ * keyed with the deployment's key hash, so that a tag in a log cannot be
+ * reversed by hashing every IPv4 address.
  *
- * @param address the bucket from `clientAddress`
+ * @param request the incoming request
+ * @param env the host's variables (`EDITOR_CLIENT_IP_HEADER`, the key hash)
+ * @param info the connection info
  * @returns 16 hex digits
  */
-export async function clientTag(address: string): Promise<string> {
-  return (await sha256Hex(`inpage-editor client ${address}`)).slice(0, 16);
+export function clientTag(
+  request: Request,
+  env: Env,
+  info: ClientInfo | undefined,
+): Promise<string> {
+  const address = clientAddress(request, env, info);
+  return Promise.resolve(
+    hmacSha256Hex(`inpage-editor client ${env.EDITOR_KEY_HASH ?? ""}`, address)
+      .slice(0, 16),
+  );
 }

@@ -10,8 +10,9 @@
  * Whether a request comes from another site.
  *
  * @param request the incoming request
- * @returns true when `Sec-Fetch-Site` is `cross-site` or `Origin` differs
- *   from `Host` (an opaque or unreadable `Origin` counts as different)
+ * @returns true when `Sec-Fetch-Site` is `cross-site`, when `Origin` differs
+ *   from `Host` (an opaque or unreadable `Origin` counts as different), or
+ *   when `Origin` is plain http on a host that is not loopback
  */
 export function isCrossSite(request: Request): boolean {
   const fetchSite = request.headers.get("sec-fetch-site");
@@ -25,6 +26,10 @@ export function isCrossSite(request: Request): boolean {
     return true;
   }
   if (from.protocol !== "http:" && from.protocol !== "https:") return true;
+  // The cookies are Secure: an editing page is on https, or on plain http
+  // only at a loopback address. A plain http Origin elsewhere is a network
+  // attacker's page, whatever its host.
+  if (from.protocol === "http:" && !isLoopback(from.hostname)) return true;
   const host = request.headers.get("host") ?? safeHost(request.url);
   if (!host) return true;
   let to: URL;
@@ -34,6 +39,11 @@ export function isCrossSite(request: Request): boolean {
     return true;
   }
   return to.hostname !== from.hostname || to.port !== from.port;
+}
+
+function isLoopback(hostname: string): boolean {
+  return hostname === "localhost" || hostname.endsWith(".localhost") ||
+    hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 function safeHost(url: string): string | undefined {

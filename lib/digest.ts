@@ -7,7 +7,7 @@
  * @module
  */
 
-import { createHash } from "node:crypto";
+import { createHash, createHmac } from "node:crypto";
 
 /**
  * SHA-256 of bytes or of a string's UTF-8, as lowercase hex.
@@ -29,4 +29,15 @@ export function sha1Hex(...parts: Uint8Array[]): string {
   const hash = createHash("sha1");
   for (const part of parts) hash.update(part);
   return hash.digest("hex");
+}
+
+/**
+ * HMAC-SHA-256 of a string's UTF-8, as lowercase hex.
+ *
+ * @param key the secret
+ * @param text the message
+ * @returns 64 hex digits
+ */
+export function hmacSha256Hex(key: string, text: string): string {
+  return createHmac("sha256", key).update(text).digest("hex");
 }

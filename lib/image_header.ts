@@ -192,6 +192,8 @@ function sniff(b: Uint8Array): ImageKind {
   return "unknown";
 }
 
+const FTYP_BRANDS_MAX = 64;
+
 /** The kind of an ISO base media file from its `ftyp` brands. */
 function isoBrand(b: Uint8Array): ImageKind {
   const major = ascii(b, 8, 4);
@@ -201,13 +203,16 @@ function isoBrand(b: Uint8Array): ImageKind {
   }
   // Generic major brand: the compatible brands (after the minor version)
   // say which codec the image items use.
-  const boxEnd = Math.min(u32be(b, 0), b.length);
-  const compatible: string[] = [];
-  for (let i = 16; i + 4 <= boxEnd; i += 4) compatible.push(ascii(b, i, 4));
-  if (compatible.some((brand) => AVIF_BRANDS.has(brand))) return "avif";
-  if (HEIC_BRANDS.has(major)) return "heic";
-  if (compatible.some((brand) => HEIC_BRANDS.has(brand))) return "heic";
-  return "unknown";
+  // At most 64 brands are read, whatever the box claims: a 20 MB box of
+  // brands must not cost a string each.
+  const boxEnd = Math.min(u32be(b, 0), b.length, 16 + 4 * FTYP_BRANDS_MAX);
+  let heic = HEIC_BRANDS.has(major);
+  for (let i = 16; i + 4 <= boxEnd; i += 4) {
+    const brand = ascii(b, i, 4);
+    if (AVIF_BRANDS.has(brand)) return "avif";
+    if (HEIC_BRANDS.has(brand)) heic = true;
+  }
+  return heic ? "heic" : "unknown";
 }
 
 const SVG_HEAD_BYTES = 4096;

@@ -9,7 +9,7 @@ import type { Env } from "./env.ts";
 import { now } from "./env.ts";
 import { HttpError } from "./http_error.ts";
 import { kvOf } from "./kv_binding.ts";
-import { type Budget, takeSlot } from "./sliding_window.ts";
+import { type Budget, peekSlot } from "./sliding_window.ts";
 
 /** The routes that have a budget. */
 export type RateRoute = "auth" | "content" | "save" | "upload";
@@ -25,11 +25,16 @@ export const BUDGETS: Readonly<Record<RateRoute, Budget>> = Object.freeze({
 });
 
 /**
- * Takes a slot of the route's budget for this client.
+ * The rate check, first of every route: refuses a client already over the
+ * route's budget. The slot itself is taken by calling the returned function
+ * once the request has passed its identity check, so that requests a
+ * cross-site page makes from an editor's browser never spend the editor's
+ * budget.
  *
  * @param env the host's bindings (`RATE_LIMIT`, the clock)
  * @param route which budget
  * @param client the client's tag
+ * @returns a function that takes the slot (429 if it was lost meanwhile)
  * @throws {HttpError} 429 with `retry-after` when the budget is spent, 503
  *   when `RATE_LIMIT` is missing
  */
@@ -37,19 +42,24 @@ export async function limitRate(
   env: Env,
   route: RateRoute,
   client: string,
-): Promise<void> {
-  const kv = kvOf(env);
-  const result = await takeSlot(
-    kv,
+): Promise<() => Promise<void>> {
+  const peek = await peekSlot(
+    kvOf(env),
     ["editor", "rate", route, client],
     BUDGETS[route],
     () => now(env),
   );
-  if (result.ok) return;
-  const seconds = result.retryAfterSeconds;
+  if (!peek.ok) throw tooMany(route, peek.retryAfterSeconds);
+  return async () => {
+    const taken = await peek.take();
+    if (!taken.ok) throw tooMany(route, taken.retryAfterSeconds);
+  };
+}
+
+function tooMany(route: RateRoute, seconds: number): HttpError {
   const minutes = Math.max(1, Math.ceil(seconds / 60));
   const lead = route === "auth" ? "Trop de tentatives" : "Trop de requêtes";
-  throw new HttpError(
+  return new HttpError(
     429,
     { error: `${lead}. Réessayez dans ${minutes} min.` },
     `${route} budget spent, retry after ${seconds} s`,

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { clientAddress, clientTag } from "./client_address.ts";
+import { clientTag } from "./client_address.ts";
 import type { Env, Handler, RouteContext } from "./env.ts";
 import { errorResponse } from "./error_response.ts";
 import { HttpError } from "./http_error.ts";
@@ -46,9 +46,7 @@ export function handler(route: RoutePath, work: Work): Handler {
     let code: string | undefined;
     let detail: string | undefined;
     try {
-      client = await clientTag(
-        clientAddress(context.request, context.env, context.info),
-      );
+      client = await clientTag(context.request, context.env, context.info);
       response = await work({ ...context, route, client });
     } catch (error) {
       ({ response, code, detail } = errorResponse(error));
@@ -90,7 +88,9 @@ export function dispatch(
       ),
     );
     const client = await clientTag(
-      clientAddress(context.request, context.env, context.info),
+      context.request,
+      context.env,
+      context.info,
     );
     logAnswer(context.env, route, method, response, started, {
       client,

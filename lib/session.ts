@@ -67,19 +67,24 @@ export async function hasSession(
   request: Request,
   env: Env,
 ): Promise<boolean> {
-  if (isCrossSite(request)) return false;
-  const token = sessionToken(request);
-  if (!token || !env.EDITOR_KEY_HASH) return false;
-  const key = await sessionKey(token);
-  const entry = await retryBusy(() => kv.get<StoredSession>(key));
-  const stored = entry.value;
-  if (!stored || typeof stored.expiresAt !== "number") return false;
-  if (stored.expiresAt <= now(env)) return false;
-  return stored.key === await keyFingerprint(env.EDITOR_KEY_HASH);
+  if (isCrossSite(request) || !env.EDITOR_KEY_HASH) return false;
+  const fingerprint = await keyFingerprint(env.EDITOR_KEY_HASH);
+  for (const token of sessionTokens(request)) {
+    const key = await sessionKey(token);
+    const stored = (await retryBusy(() => kv.get<StoredSession>(key))).value;
+    if (
+      stored && typeof stored.expiresAt === "number" &&
+      stored.expiresAt > now(env) && stored.key === fingerprint
+    ) {
+      return true;
+    }
+  }
+  return false;
 }
 
 /**
- * Ends the request's session, if it names one.
+ * Ends the sessions the request names (every well-formed `editor_session`
+ * it carries, so a cookie planted beside the real one cannot keep it alive).
  *
  * @param kv the store
  * @param request the incoming request
@@ -88,10 +93,10 @@ export async function closeSession(
   kv: KvStore,
   request: Request,
 ): Promise<void> {
-  const token = sessionToken(request);
-  if (!token) return;
-  const key = await sessionKey(token);
-  await retryBusy(() => kv.delete(key));
+  for (const token of sessionTokens(request)) {
+    const key = await sessionKey(token);
+    await retryBusy(() => kv.delete(key));
+  }
 }
 
 /**
@@ -106,22 +111,29 @@ export function clearedCookies(): string[] {
   ];
 }
 
+/** How many `editor_session` cookies of one request are looked at. */
+const TOKENS_MAX = 4;
+
 /**
- * The session token of a request's `cookie` header, when well formed.
+ * The session tokens of a request's `cookie` header, when well formed: a
+ * sibling subdomain can set a second `editor_session` that the browser sends
+ * first, so each is tried (at most four).
  *
  * @param request the incoming request
- * @returns the token, or `undefined`
+ * @returns the tokens, in order
  */
-export function sessionToken(request: Request): string | undefined {
+export function sessionTokens(request: Request): string[] {
   const header = request.headers.get("cookie");
-  if (!header) return undefined;
+  if (!header) return [];
+  const tokens: string[] = [];
   for (const pair of header.split(";")) {
     const at = pair.indexOf("=");
     if (at < 0 || pair.slice(0, at).trim() !== SESSION_COOKIE) continue;
     const value = pair.slice(at + 1).trim();
-    if (TOKEN.test(value)) return value;
+    if (TOKEN.test(value) && !tokens.includes(value)) tokens.push(value);
+    if (tokens.length === TOKENS_MAX) break;
   }
-  return undefined;
+  return tokens;
 }
 
 async function sessionKey(token: string): Promise<KvKey> {

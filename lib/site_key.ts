@@ -127,15 +127,30 @@ let running = 0;
 let verifications = 0;
 const waiting: (() => void)[] = [];
 const MAX_RUNNING = 2;
+const MAX_WAITING = 8;
+
+/**
+ * Thrown by `verifyKey` when two key checks run and eight more wait: a
+ * flood of logins is refused at once rather than queued without end.
+ */
+export class KeyCheckBusyError extends Error {
+  /** Creates the error. */
+  constructor() {
+    super("key checks busy: 2 running and 8 waiting");
+    this.name = "KeyCheckBusyError";
+  }
+}
 
 /**
  * Verifies a key against a PHC string, in constant time. A missing or
  * unreadable hash costs the same work as a default one and answers false.
- * At most two verifications run at once in a process; later ones wait.
+ * At most two verifications run at once in a process; up to eight more wait,
+ * and beyond that the check is refused at once.
  *
  * @param key the submitted key
  * @param phc the configured `EDITOR_KEY_HASH`
  * @returns whether the key matches
+ * @throws {KeyCheckBusyError} when two checks run and eight wait
  */
 export async function verifyKey(
   key: string,
@@ -143,6 +158,9 @@ export async function verifyKey(
 ): Promise<boolean> {
   const parsed = parseKeyHash(phc);
   const target = parsed ?? decoy();
+  if (running >= MAX_RUNNING && waiting.length >= MAX_WAITING) {
+    throw new KeyCheckBusyError();
+  }
   while (running >= MAX_RUNNING) {
     await new Promise<void>((resolve) => waiting.push(resolve));
   }
@@ -157,7 +175,7 @@ export async function verifyKey(
   }
 }
 
-let workersUsable = typeof Worker === "function";
+const workersExist = typeof Worker === "function";
 
 /**
  * One argon2id hash: in a short-lived worker where the host has workers, so
@@ -175,11 +193,12 @@ async function argon2(
     parallelism: target.parallelism,
     hashLength: target.hash.length,
   };
-  if (workersUsable) {
+  if (workersExist) {
     try {
       return await inWorker(job);
     } catch {
-      workersUsable = false;
+      // This worker failed (a host without permission for it, say): this
+      // check runs inline; the next one tries a worker again.
     }
   }
   return await argon2id({ ...job, outputType: "binary" });

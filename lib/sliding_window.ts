@@ -13,7 +13,7 @@
  * @module
  */
 
-import type { KvKey, KvStore } from "./env.ts";
+import type { KvEntry, KvKey, KvStore } from "./env.ts";
 import { retryBusy } from "./kv_binding.ts";
 
 /** A budget: `limit` requests per `windowMs`. */
@@ -68,22 +68,32 @@ function remember(
   memo.set(id, until);
 }
 
+/** A window read by `peekSlot`: refused already, or a slot may be taken. */
+export type PeekResult =
+  | { readonly ok: false; readonly retryAfterSeconds: number }
+  | {
+    readonly ok: true;
+    /** Takes the slot, reusing the entry already read for the first try. */
+    readonly take: () => Promise<WindowResult>;
+  };
+
 /**
- * Takes one slot in the window at `key`, or says how long to wait.
+ * Reads the window at `key` without writing: refuses a client already over
+ * budget, else lets the caller take the slot later (after checks that must
+ * not spend the budget, such as the identity check).
  *
  * @param kv the store
  * @param key the entry of this route and client
  * @param budget the limit and window
  * @param clock the current time in milliseconds
- * @returns `ok`, or the whole seconds until the oldest slot leaves the window
- * @throws {WindowContentionError} after 200 conflicting attempts
+ * @returns the refusal, or a way to take the slot
  */
-export async function takeSlot(
+export async function peekSlot(
   kv: KvStore,
   key: KvKey,
   budget: Budget,
   clock: () => number,
-): Promise<WindowResult> {
+): Promise<PeekResult> {
   const memo = memoOf(kv);
   const id = JSON.stringify(key);
   const known = memo.get(id);
@@ -97,27 +107,49 @@ export async function takeSlot(
     }
     memo.delete(id);
   }
+  const entry = await retryBusy(() => kv.get<unknown>(key));
+  const refused = refusal(entry.value, budget, clock(), memo, id);
+  if (refused) return refused;
+  return { ok: true, take: () => takeSlot(kv, key, budget, clock, entry) };
+}
+
+/**
+ * Takes one slot in the window at `key`, or says how long to wait.
+ *
+ * @param kv the store
+ * @param key the entry of this route and client
+ * @param budget the limit and window
+ * @param clock the current time in milliseconds
+ * @param first the entry already read, used for the first attempt
+ * @returns `ok`, or the whole seconds until the oldest slot leaves the window
+ * @throws {WindowContentionError} after 200 conflicting attempts
+ */
+export async function takeSlot(
+  kv: KvStore,
+  key: KvKey,
+  budget: Budget,
+  clock: () => number,
+  first?: KvEntry<unknown>,
+): Promise<WindowResult> {
+  const memo = memoOf(kv);
+  const id = JSON.stringify(key);
+  let entry = first;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const entry = await retryBusy(() => kv.get<unknown>(key));
+    entry ??= await retryBusy(() => kv.get<unknown>(key));
     const now = clock();
-    const recent = timestamps(entry.value).filter((t) =>
-      t > now - budget.windowMs
-    );
-    if (recent.length >= budget.limit) {
-      const oldest = recent[recent.length - budget.limit] ?? now;
-      const frees = oldest + budget.windowMs;
-      remember(memo, id, frees, now);
-      const wait = Math.ceil((frees - now) / 1000);
-      return { ok: false, retryAfterSeconds: Math.max(1, wait) };
-    }
+    const refused = refusal(entry.value, budget, now, memo, id);
+    if (refused) return refused;
+    const recent = inWindow(entry.value, budget, now);
     recent.push(now);
+    const versionstamp = entry.versionstamp;
     const result = await retryBusy(() =>
       kv.atomic()
-        .check({ key, versionstamp: entry.versionstamp })
+        .check({ key, versionstamp })
         .set(key, recent, { expireIn: budget.windowMs })
         .commit()
     );
     if (result.ok) return { ok: true };
+    entry = undefined;
     if (attempt > 2) {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
     }
@@ -125,6 +157,29 @@ export async function takeSlot(
   throw new WindowContentionError(
     `rate window still conflicting after ${MAX_ATTEMPTS} attempts`,
   );
+}
+
+/** The refusal for a full window, remembered until its oldest slot frees. */
+function refusal(
+  value: unknown,
+  budget: Budget,
+  now: number,
+  memo: Map<string, number>,
+  id: string,
+): { ok: false; retryAfterSeconds: number } | undefined {
+  const recent = inWindow(value, budget, now);
+  if (recent.length < budget.limit) return undefined;
+  const oldest = recent[recent.length - budget.limit] ?? now;
+  const frees = oldest + budget.windowMs;
+  remember(memo, id, frees, now);
+  return {
+    ok: false,
+    retryAfterSeconds: Math.max(1, Math.ceil((frees - now) / 1000)),
+  };
+}
+
+function inWindow(value: unknown, budget: Budget, now: number): number[] {
+  return timestamps(value).filter((t) => t > now - budget.windowMs);
 }
 
 function timestamps(value: unknown): number[] {

@@ -13,7 +13,7 @@ import { declaredLength, readCapped } from "../lib/read_capped.ts";
 import { dispatch, type Exchange, handler } from "../lib/route.ts";
 import { clearedCookies, closeSession, openSession } from "../lib/session.ts";
 import { isCrossSite } from "../lib/cross_site.ts";
-import { KEY_MAX, verifyKey } from "../lib/site_key.ts";
+import { KEY_MAX, KeyCheckBusyError, verifyKey } from "../lib/site_key.ts";
 import { isJsonRequest, parseJsonBytes } from "../lib/json_body.ts";
 import { logNotice } from "../lib/log.ts";
 
@@ -44,12 +44,13 @@ function wrongKey(detail: string): HttpError {
 
 async function login(exchange: Exchange): Promise<Response> {
   const { request, env } = exchange;
-  await limitRate(env, "auth", exchange.client);
+  const takeSlot = await limitRate(env, "auth", exchange.client);
   const declared = declaredLength(request);
   if (declared !== undefined && declared > AUTH_BODY_MAX) {
     throw wrongKey(`declared body of ${declared} bytes`);
   }
   if (isCrossSite(request)) throw wrongKey("cross-site login refused");
+  await takeSlot();
   let bytes: Uint8Array;
   try {
     bytes = await readCapped(request.body, AUTH_BODY_MAX);
@@ -61,9 +62,20 @@ async function login(exchange: Exchange): Promise<Response> {
   if (!env.EDITOR_KEY_HASH) {
     logNotice(env, "EDITOR_KEY_HASH is not set: every login is refused");
   }
-  if (!await verifyKey(key, env.EDITOR_KEY_HASH)) {
-    throw wrongKey("key does not match");
+  let matches: boolean;
+  try {
+    matches = await verifyKey(key, env.EDITOR_KEY_HASH);
+  } catch (error) {
+    if (!(error instanceof KeyCheckBusyError)) throw error;
+    throw new HttpError(
+      429,
+      { error: "Trop de tentatives. Réessayez dans 1 min." },
+      error.message,
+      { "retry-after": "10" },
+      "key_checks_busy",
+    );
   }
+  if (!matches) throw wrongKey("key does not match");
   const cookies = await openSession(kvOf(env), env);
   return jsonResponse(200, { ok: true }, { "set-cookie": cookies });
 }
@@ -84,7 +96,9 @@ function keyOf(request: Request, bytes: Uint8Array): string | undefined {
 async function logout(exchange: Exchange): Promise<Response> {
   const { request, env } = exchange;
   const kv = env.RATE_LIMIT;
-  if (kv) {
+  // A cross-site request never carries the Strict cookie of a real
+  // session: it gets the cleared cookies and costs no KV operation.
+  if (kv && !isCrossSite(request)) {
     try {
       await closeSession(kv, request);
     } catch (error) {

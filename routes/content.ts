@@ -47,8 +47,9 @@ export function createContentRoute(options: RouterOptions): ContentRoute {
   const onRequestGet = handler(
     "/api/content",
     async ({ request, env, client }) => {
-      await limitRate(env, "content", client);
+      const takeSlot = await limitRate(env, "content", client);
       await requireSession(env, request);
+      await takeSlot();
       const path = pathParameter(request, locales);
       const file = await requireRepository(env).read(path);
       if (!file) throw notFound("no such file in the repository");

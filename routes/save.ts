@@ -50,9 +50,10 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
   const onRequestPost = handler(
     "/api/save",
     async ({ request, env, client }) => {
-      await limitRate(env, "save", client);
+      const takeSlot = await limitRate(env, "save", client);
       checkDeclaredSize(request, ENVELOPE_MAX);
       await requireSession(env, request);
+      await takeSlot();
       const bytes = await receiveBody(request, ENVELOPE_MAX);
       const { path, content, version, message } = saveRequest(
         request,

@@ -65,9 +65,10 @@ export function createUploadRoute(): UploadRoute {
   const onRequestPost = handler(
     "/api/upload",
     async ({ request, env, client }) => {
-      await limitRate(env, "upload", client);
+      const takeSlot = await limitRate(env, "upload", client);
       checkDeclaredSize(request, UPLOAD_BODY_MAX);
       await requireSession(env, request);
+      await takeSlot();
       const { file, name } = await readUploadForm(request, {
         fileMax: UPLOAD_FILE_MAX,
         bodyMax: UPLOAD_BODY_MAX,

@@ -170,9 +170,9 @@ Deno.test("client addresses are grouped: IPv4 as is, IPv6 by /64, mapped IPv4 as
   }
 });
 
-Deno.test("the proxy header is used only when configured, and only when it holds an address", () => {
+Deno.test("the proxy header is used only when configured, read from its last address", () => {
   const request = new Request("https://site.example/", {
-    headers: { "x-forwarded-for": "203.0.113.5, 10.0.0.1" },
+    headers: { "x-forwarded-for": "198.51.100.7, 203.0.113.5" },
   });
   assert.equal(clientAddress(request, {}, from("10.0.0.1")), "10.0.0.1");
   assert.equal(
@@ -182,6 +182,18 @@ Deno.test("the proxy header is used only when configured, and only when it holds
       from("10.0.0.1"),
     ),
     "203.0.113.5",
+    "the entry the proxy appended, not the one the client sent",
+  );
+  const single = new Request("https://site.example/", {
+    headers: { "cf-connecting-ip": "2001:db8:5:6::1" },
+  });
+  assert.equal(
+    clientAddress(
+      single,
+      { EDITOR_CLIENT_IP_HEADER: "cf-connecting-ip" },
+      from("10.0.0.1"),
+    ),
+    "2001:db8:5:6::/64",
   );
   const junk = new Request("https://site.example/", {
     headers: { "x-forwarded-for": "not-an-ip" },
