@@ -59,9 +59,6 @@ async function login(exchange: Exchange): Promise<Response> {
   }
   const key = keyOf(request, bytes);
   if (key === undefined) throw wrongKey("no readable key in the body");
-  if (!env.EDITOR_KEY_HASH) {
-    logNotice(env, "EDITOR_KEY_HASH is not set: every login is refused");
-  }
   let matches: boolean;
   try {
     matches = await verifyKey(key, env.EDITOR_KEY_HASH);
@@ -75,7 +72,13 @@ async function login(exchange: Exchange): Promise<Response> {
       "key_checks_busy",
     );
   }
-  if (!matches) throw wrongKey("key does not match");
+  if (!matches) {
+    throw wrongKey(
+      env.EDITOR_KEY_HASH
+        ? "key does not match"
+        : "EDITOR_KEY_HASH is not set: every login is refused",
+    );
+  }
   const cookies = await openSession(kvOf(env), env);
   return jsonResponse(200, { ok: true }, { "set-cookie": cookies });
 }

@@ -608,3 +608,19 @@ Deno.test("auth writes one JSON log line per request, and no secret in any answe
     cookie,
   ]);
 });
+
+Deno.test("a login without EDITOR_KEY_HASH writes one log line that says why", async () => {
+  using s = await setup({ EDITOR_KEY_HASH: undefined });
+  const response = await router.handle(
+    postJson("/api/auth", { key: KEY }),
+    s.env,
+    from("192.0.2.90"),
+  );
+  assert.equal(response.status, 401);
+  await response.body?.cancel();
+  assert.equal(s.env.logs.length, 1);
+  assert.match(
+    JSON.parse(s.env.logs[0] ?? "{}").detail,
+    /EDITOR_KEY_HASH is not set/,
+  );
+});
