@@ -15,11 +15,11 @@
  *
  * Schemes are matched whatever their case. The rule holds for the string as
  * given and for its HTML-entity-decoded forms, decoded by parse5's WHATWG
- * tokenizer as a double-quoted attribute value (the way a browser would if
- * the value were ever written into an `href` unescaped) and as text (which
- * also decodes the legacy references written without `;` before a letter,
- * such as `&shy`): `&#106;avascript:`, `/&#47;host` and `&#x2F;&#x2F;host`
- * are all refused.
+ * tokenizer (one reference at a time, `character_reference.ts`) as a
+ * double-quoted attribute value (the way a browser would if the value were
+ * ever written into an `href` unescaped) and as text (which also decodes the
+ * legacy references written without `;` before a letter, such as `&shy`):
+ * `&#106;avascript:`, `/&#47;host` and `&#x2F;&#x2F;host` are all refused.
  *
  * No form may hold a control, format or whitespace character
  * (`\u2028javascript:`, `&#x09;java&#x0A;script:` and a leading space are
@@ -30,10 +30,19 @@
  */
 
 import { type TokenHandler, Tokenizer, TokenizerMode } from "parse5";
+import { decodeReferences } from "./character_reference.ts";
 
 /** Characters no form of a link may hold. */
 const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Z}\s"<>`\\]/u;
-const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
+/**
+ * Characters the tokenizer changes or reads specially besides references: a
+ * NUL, a carriage return, and the quote that ends the value or the `<` that
+ * may start an end tag. A string without them has only its references
+ * decoded, one at a time (`character_reference.ts`); others go through the
+ * whole tokenizer.
+ */
+const UNUSUAL_IN_ATTRIBUTE = /[\0\r"]/;
+const UNUSUAL_IN_TEXT = /[\0\r<]/;
 
 /**
  * Whether a string is an acceptable link target (see the module doc).
@@ -44,8 +53,11 @@ const SCHEME = /^([a-zA-Z][a-zA-Z0-9+.-]*):/;
 export function isSafeLink(href: string): boolean {
   if (!isSafeLinkForm(href)) return false;
   if (!href.includes("&")) return true;
-  return isSafeLinkForm(decodeHtmlAttribute(href)) &&
-    isSafeLinkForm(decodeHtmlText(href));
+  // A form equal to one already checked needs no second look.
+  const attribute = decodeHtmlAttribute(href);
+  if (attribute !== href && !isSafeLinkForm(attribute)) return false;
+  const text = decodeHtmlText(href);
+  return text === href || text === attribute || isSafeLinkForm(text);
 }
 
 function isSafeLinkForm(href: string): boolean {
@@ -53,7 +65,7 @@ function isSafeLinkForm(href: string): boolean {
   const first = href.charCodeAt(0);
   if (first === 0x23) return true; // "#"
   if (first === 0x2f) return isSitePath(href); // "/"
-  const scheme = SCHEME.exec(href)?.[1]?.toLowerCase();
+  const scheme = knownScheme(href);
   switch (scheme) {
     case "mailto":
     case "tel":
@@ -64,6 +76,44 @@ function isSafeLinkForm(href: string): boolean {
     default:
       return false;
   }
+}
+
+/**
+ * The scheme of a link when it is one of `http`, `https`, `mailto` and `tel`,
+ * whatever its case: the link starts with it and a `:` (no other scheme,
+ * which runs from the first character to the first `:`, can then be read).
+ */
+function knownScheme(
+  href: string,
+): "http" | "https" | "mailto" | "tel" | undefined {
+  // For a letter, `| 0x20` is its lower case and nothing else maps to it.
+  switch (href.charCodeAt(0) | 0x20) {
+    case 0x68: // "h"
+      if (!startsWithLetters(href, "http")) return undefined;
+      if (href.charCodeAt(4) === 0x3a) return "http";
+      return (href.charCodeAt(4) | 0x20) === 0x73 && href.charCodeAt(5) === 0x3a
+        ? "https"
+        : undefined;
+    case 0x6d: // "m"
+      return startsWithLetters(href, "mailto") && href.charCodeAt(6) === 0x3a
+        ? "mailto"
+        : undefined;
+    case 0x74: // "t"
+      return startsWithLetters(href, "tel") && href.charCodeAt(3) === 0x3a
+        ? "tel"
+        : undefined;
+  }
+  return undefined;
+}
+
+/** Whether `text` starts with the lower-case `letters`, whatever its case. */
+function startsWithLetters(text: string, letters: string): boolean {
+  for (let index = 0; index < letters.length; index++) {
+    if ((text.charCodeAt(index) | 0x20) !== letters.charCodeAt(index)) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /**
@@ -78,9 +128,12 @@ function isSitePath(href: string): boolean {
 
 function isWebUrl(href: string, scheme: string): boolean {
   const slashes = scheme.length + 1;
-  if (href.slice(slashes, slashes + 2) !== "//") return false;
+  if (
+    href.charCodeAt(slashes) !== 0x2f || href.charCodeAt(slashes + 1) !== 0x2f
+  ) return false;
   const host = href.charCodeAt(slashes + 2);
   if (host === 0x2f || host === 0x5c) return false; // a third slash
+  if (isPlainHost(href, slashes + 2)) return true;
   try {
     const url = new URL(href);
     return url.protocol === `${scheme}:` && url.hostname !== "" &&
@@ -88,6 +141,38 @@ function isWebUrl(href: string, scheme: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * Whether the authority starting at `start` (up to the first `/`, `?` or `#`)
+ * is a plain host name: dot-separated labels of lower-case letters, digits
+ * and hyphens, the last one starting with a letter, and no `xn--` in it. The
+ * URL parser keeps such a host as it is (nothing to percent-decode, IDNA maps
+ * these characters to themselves and decodes only `xn--` labels, the last
+ * label is no IPv4 number, no port, no user name), so `new URL` accepts the
+ * link with that host and no credentials, whatever its path, query and
+ * fragment (which are never an error); any other host is left to `new URL`.
+ */
+function isPlainHost(href: string, start: number): boolean {
+  let label = start;
+  let index = start;
+  for (; index < href.length; index++) {
+    const code = href.charCodeAt(index);
+    if (code === 0x2f || code === 0x3f || code === 0x23) break; // / ? #
+    if (code === 0x2e) { // "."
+      if (index === label) return false;
+      label = index + 1;
+    } else if (code === 0x78 && href.startsWith("xn--", index)) {
+      return false;
+    } else if (
+      !(code >= 0x61 && code <= 0x7a) && !(code >= 0x30 && code <= 0x39) &&
+      code !== 0x2d
+    ) {
+      return false;
+    }
+  }
+  const first = href.charCodeAt(label);
+  return index > label && first >= 0x61 && first <= 0x7a;
 }
 
 /**
@@ -100,6 +185,10 @@ function isWebUrl(href: string, scheme: string): boolean {
  */
 export function decodeHtmlAttribute(value: string): string {
   if (!value.includes("&")) return value;
+  if (!UNUSUAL_IN_ATTRIBUTE.test(value)) {
+    // Read as `<a x="value">`: the closing `">` follows the value.
+    return decodeReferences(value, 0, value.length, true, 2);
+  }
   let decoded: string | undefined;
   const tokenizer = new Tokenizer(
     {},
@@ -122,6 +211,9 @@ export function decodeHtmlAttribute(value: string): string {
  */
 export function decodeHtmlText(text: string): string {
   if (!text.includes("&")) return text;
+  if (!UNUSUAL_IN_TEXT.test(text)) {
+    return decodeReferences(text, 0, text.length, false, 0);
+  }
   let decoded = "";
   const append = (token: { chars: string }): void => {
     decoded += token.chars;

@@ -1,7 +1,8 @@
 /**
- * The rich-text rule: which HTML a page string may hold. Every string is read
- * by parse5's tokenizer, which follows the WHATWG tokenization that browsers
- * follow; regular expressions never decide alone.
+ * The rich-text rule: which HTML a page string may hold. Every string that
+ * holds a `<` or a `&` is read by htmlparser2's tokenizer, and every character
+ * reference in it by parse5's, which follows the WHATWG tokenization that
+ * browsers follow; regular expressions never decide alone.
  *
  * Accepted markup is a small, well-formed subset that an HTML parser turns
  * into exactly the tree it reads as, so that what a sanitiser such as
@@ -33,11 +34,30 @@
  *   raw characters (a control character, noncharacter or lone surrogate in the
  *   input) are left to the page sanitiser, which removes or replaces them.
  *
- * The tokenizer runs alone, without parse5's tree builder, which would switch
- * it to raw text after `script`, `style`, `textarea`, `title` and the like or
- * to foreign content inside `svg` and `math`: none of those is allowed, and
- * the first tag outside the allowlist ends the check, so for every accepted
- * string the tokenizer has read exactly what a browser reads.
+ * Why two tokenizers read the same as one WHATWG tokenizer. htmlparser2 reads
+ * the structure, with its entity decoding off, so that `&` is an ordinary
+ * character to it. Every tag it reports is checked against its source: `<`,
+ * a name from the allowlist followed by a space or `>`, then for each
+ * attribute exactly one space, `href` or `title`, `="`, a value without `<`,
+ * `>` (or `"`), `"`, and `>` right after the last one; an end tag is exactly
+ * `</name>`. Once every tag passes, the string is accepted only if it holds
+ * as many `<` as tags, so every `<` opens one of them and the text between
+ * them holds none. On such a string the WHATWG tokenizer reads exactly those
+ * tags, with those attribute names in that order and the same text runs:
+ * from the data state, `<` and a letter open a tag name that runs to the
+ * space or `>`, a space leads to an attribute name that runs to `=`, `="`
+ * opens a double-quoted value that runs to the next `"`, and a space or `>`
+ * follows; none of the allowed names is `script`, `style`, `title`,
+ * `textarea`, `xmp`, `iframe`, `noembed`, `noframes` or `plaintext`, so both
+ * tokenizers go back to plain text after each tag (the tokenizer runs alone,
+ * without a tree builder, and the first tag outside the allowlist ends the
+ * check). Character references consume only letters, digits, `#` and `;`, so
+ * they cannot move a tag boundary: each one, in text or in a value, is then
+ * decoded and judged by parse5 (`character_reference.ts`), exactly as in the
+ * whole string. The only tokenizer errors such a string can raise are
+ * theirs, a NUL character (refused up front) and a duplicate attribute
+ * (refused here). The tests keep a parse5-only version of this rule as an
+ * oracle and check that both always answer the same.
  *
  * A string with neither `<` nor `&` cannot produce a tag or a reference, so it
  * is accepted without running the tokenizer.
@@ -45,45 +65,17 @@
  * @module
  */
 
-import { Token, type TokenHandler, Tokenizer } from "parse5";
+import { QuoteType, Tokenizer, type TokenizerCallbacks } from "htmlparser2";
+import { readReference } from "./character_reference.ts";
 import {
   decodeHtmlAttribute,
   decodeHtmlText,
   isSafeLink,
 } from "./link_rule.ts";
 
-type TagToken = Token.TagToken;
-const TokenType = Token.TokenType;
-type ParseError = Parameters<NonNullable<TokenHandler["onParseError"]>>[0];
-
-const PHRASING: ReadonlySet<string> = new Set([
-  "a",
-  "b",
-  "strong",
-  "i",
-  "em",
-  "u",
-  "s",
-  "small",
-  "sub",
-  "sup",
-]);
-const FLOW: ReadonlySet<string> = new Set([
-  ...PHRASING,
-  "br",
-  "p",
-  "ul",
-  "ol",
-]);
-const INLINE: ReadonlySet<string> = new Set([...PHRASING, "br"]);
-const LI: ReadonlySet<string> = new Set(["li"]);
-
-/** Tokenizer notes about raw characters, which the sanitiser deals with. */
-const CHARACTER_NOTES: ReadonlySet<string> = new Set([
-  "control-character-in-input-stream",
-  "noncharacter-in-input-stream",
-  "surrogate-in-input-stream",
-]);
+const OPENING = /</g;
+/** White space to the WHATWG tokenizer (a carriage return becomes a line feed). */
+const WHITE_SPACE = /^[\t\n\f\r ]*$/;
 
 /**
  * Whether a string is acceptable rich text (see the module doc).
@@ -103,13 +95,9 @@ export function isSafeMarkup(text: string): boolean {
  */
 export function markupFailure(text: string): string | undefined {
   if (!text.includes("<") && !text.includes("&")) return undefined;
-  const check = new MarkupCheck();
-  const tokenizer = new Tokenizer({}, check);
-  check.tokenizer = tokenizer;
-  tokenizer.write(text, true);
-  if (check.failure !== undefined) return check.failure;
-  if (!check.ended) return "Markup ends inside a tag";
-  return shapeFailure(text, check.tags);
+  // The WHATWG tokenizer reports a NUL character in every state.
+  if (text.includes("\0")) return "Markup holds a NUL character";
+  return check.run(text);
 }
 
 /**
@@ -126,55 +114,213 @@ export function isPlainText(text: string): boolean {
   return decodeHtmlText(text) === text && decodeHtmlAttribute(text) === text;
 }
 
-/** Follows the tokens of one string and records the first failure. */
-class MarkupCheck implements TokenHandler {
+/**
+ * Follows the tokens of one string and records the first failure. One
+ * instance and its tokenizer serve every call: a check never starts another.
+ */
+class MarkupCheck implements TokenizerCallbacks {
+  readonly #tokenizer = new Tokenizer({ decodeEntities: false }, this);
   readonly #open: string[] = [];
-  /** The tags read, in order, for the check of their written form. */
-  readonly tags: TagToken[] = [];
+  #text = "";
   #anchors = 0;
-  tokenizer: Tokenizer | undefined;
-  failure: string | undefined;
-  ended = false;
+  /** Tags read whole and written in their serialised form. */
+  #tags = 0;
+  #failure: string | undefined;
+  #ended = false;
+  /** The first `&` at or after `#ampFrom`, the place last searched from. */
+  #amp = -1;
+  #ampFrom = 0;
+  /** The start tag being read, and where its next part must start. */
+  #tag = "";
+  #cursor = 0;
+  #attribute = "";
+  #valueStart = 0;
+  #href = -1;
+  #hrefEnd = -1;
+  #title = -1;
+  #titleEnd = -1;
+
+  run(text: string): string | undefined {
+    this.#text = text;
+    this.#open.length = 0;
+    this.#anchors = 0;
+    this.#tags = 0;
+    this.#failure = undefined;
+    this.#ended = false;
+    this.#amp = -1;
+    this.#ampFrom = 0;
+    const tokenizer = this.#tokenizer;
+    try {
+      tokenizer.reset();
+      tokenizer.write(text);
+      if (this.#failure === undefined) tokenizer.end();
+      if (this.#failure !== undefined) return this.#failure;
+      if (!this.#ended) return "Markup ends inside a tag";
+      return this.#tags === countOpenings(text)
+        ? undefined
+        : "Markup has a tag written oddly";
+    } finally {
+      this.#text = "";
+      tokenizer.reset();
+    }
+  }
 
   #fail(reason: string): void {
-    if (this.failure === undefined) this.failure = reason;
-    this.tokenizer?.pause();
+    if (this.#failure === undefined) this.#failure = reason;
+    this.#tokenizer.pause();
   }
 
-  onParseError(error: ParseError): void {
-    if (!CHARACTER_NOTES.has(error.code)) {
-      this.#fail(`Markup error ${error.code} at ${error.startOffset}`);
-    }
+  #oddly(name: string): void {
+    this.#fail(`Tag <${name}> is not written in its serialised form`);
   }
 
-  onComment(): void {
-    this.#fail("Markup holds a comment, CDATA or processing instruction");
-  }
-
-  onDoctype(): void {
-    this.#fail("Markup holds a doctype");
-  }
-
-  onNullCharacter(): void {
-    this.#fail("Markup holds a NUL character");
-  }
-
-  onWhitespaceCharacter(): void {}
-
-  onCharacter(): void {
-    const parent = this.#open.at(-1);
+  ontext(start: number, end: number): void {
+    const parent = this.#open[this.#open.length - 1];
     if (parent === "ul" || parent === "ol") {
-      this.#fail(`Text directly inside <${parent}>`);
+      const error = this.#referenceError(start, end, false);
+      if (error !== undefined) {
+        return this.#fail(`Markup error ${error} in text`);
+      }
+      const shown = this.#decode(start, end, false);
+      if (!WHITE_SPACE.test(shown)) {
+        return this.#fail(`Text directly inside <${parent}>`);
+      }
+      return;
     }
+    const error = this.#referenceError(start, end, false);
+    if (error !== undefined) this.#fail(`Markup error ${error} in text`);
   }
 
-  onStartTag(token: TagToken): void {
-    const name = token.tagName;
-    if (!FLOW.has(name) && name !== "li") {
-      return this.#fail("A tag outside the allowlist");
+  /**
+   * The first `&` at or after `from`, or the length of the text. Texts and
+   * values are looked at in order, so the text is searched once.
+   */
+  #ampAtOrAfter(from: number): number {
+    if (from > this.#amp || from < this.#ampFrom) {
+      const amp = this.#text.indexOf("&", from);
+      this.#amp = amp < 0 ? this.#text.length : amp;
+      this.#ampFrom = from;
     }
-    const parent = this.#open.at(-1);
-    if (!allowedChildren(parent).has(name)) {
+    return this.#amp;
+  }
+
+  /** A text or value of the string with its references decoded. */
+  #decode(start: number, end: number, inAttribute: boolean): string {
+    const text = this.#text;
+    let decoded = "";
+    let from = start;
+    for (let amp = this.#ampAtOrAfter(start); amp < end;) {
+      const reading = readReference(text, amp, end, inAttribute, 0);
+      decoded += text.slice(from, amp) + reading.text;
+      from = amp + reading.length;
+      amp = this.#ampAtOrAfter(from);
+    }
+    return decoded + text.slice(from, end);
+  }
+
+  /** The first parse error of a reference in a text or value, if any. */
+  #referenceError(
+    start: number,
+    end: number,
+    inAttribute: boolean,
+  ): string | undefined {
+    const text = this.#text;
+    for (let amp = this.#ampAtOrAfter(start); amp < end;) {
+      const reading = readReference(text, amp, end, inAttribute, 0);
+      if (reading.error !== undefined) return reading.error;
+      amp = this.#ampAtOrAfter(amp + reading.length);
+    }
+    return undefined;
+  }
+
+  onopentagname(start: number, end: number): void {
+    const text = this.#text;
+    const name = allowedName(text, start, end);
+    if (name === undefined) return this.#fail("A tag outside the allowlist");
+    const after = text.charCodeAt(end);
+    if (
+      text.charCodeAt(start - 1) !== 0x3c || (after !== 0x20 && after !== 0x3e)
+    ) {
+      return this.#oddly(name);
+    }
+    this.#tag = name;
+    this.#cursor = end;
+    this.#href =
+      this.#hrefEnd =
+      this.#title =
+      this.#titleEnd =
+        -1;
+  }
+
+  onattribname(start: number, end: number): void {
+    const text = this.#text;
+    const tag = this.#tag;
+    const name = end - start === 4 && text.startsWith("href", start)
+      ? "href"
+      : end - start === 5 && text.startsWith("title", start)
+      ? "title"
+      : undefined;
+    if (tag !== "a" || name === undefined) {
+      return this.#fail(`An attribute outside the allowlist on <${tag}>`);
+    }
+    if ((name === "href" ? this.#href : this.#title) >= 0) {
+      return this.#fail("Markup error duplicate-attribute");
+    }
+    if (
+      start !== this.#cursor + 1 || text.charCodeAt(this.#cursor) !== 0x20 ||
+      text.charCodeAt(end) !== 0x3d || text.charCodeAt(end + 1) !== 0x22
+    ) {
+      return this.#oddly(tag);
+    }
+    this.#attribute = name;
+    this.#valueStart = end + 2;
+  }
+
+  onattribdata(): void {}
+
+  onattribentity(): void {}
+
+  onattribend(quote: QuoteType, endIndex: number): void {
+    if (this.#failure !== undefined) return;
+    const text = this.#text;
+    const start = this.#valueStart;
+    const end = endIndex - 1;
+    if (quote !== QuoteType.Double || hasAngle(text, start, end)) {
+      return this.#oddly(this.#tag);
+    }
+    if (this.#attribute === "href") {
+      this.#href = start;
+      this.#hrefEnd = end;
+    } else {
+      this.#title = start;
+      this.#titleEnd = end;
+    }
+    this.#cursor = endIndex;
+  }
+
+  onselfclosingtag(): void {
+    this.#fail(`Tag <${this.#tag}> has a self-closing slash`);
+  }
+
+  onopentagend(endIndex: number): void {
+    if (this.#failure !== undefined) return;
+    const name = this.#tag;
+    if (endIndex !== this.#cursor) return this.#oddly(name);
+    // Values are looked at in the order they are written.
+    if (this.#title >= 0 && (this.#href < 0 || this.#title < this.#href)) {
+      const error = this.#referenceError(this.#title, this.#titleEnd, true);
+      if (error !== undefined) return this.#fail(`Markup error ${error}`);
+    }
+    if (this.#href >= 0) {
+      const failure = this.#hrefFailure(this.#href, this.#hrefEnd);
+      if (failure !== undefined) return this.#fail(failure);
+    }
+    if (this.#title > this.#href && this.#href >= 0) {
+      const error = this.#referenceError(this.#title, this.#titleEnd, true);
+      if (error !== undefined) return this.#fail(`Markup error ${error}`);
+    }
+    const parent = this.#open[this.#open.length - 1];
+    if (!mayHold(parent, name)) {
       return this.#fail(
         `Tag <${name}> is not allowed inside ${
           parent ? `<${parent}>` : "the top level"
@@ -184,94 +330,147 @@ class MarkupCheck implements TokenHandler {
     if (name === "a" && this.#anchors > 0) {
       return this.#fail("Tag <a> inside <a>");
     }
-    if (token.selfClosing) {
-      return this.#fail(`Tag <${name}> has a self-closing slash`);
-    }
-    for (const attr of token.attrs) {
-      if (name !== "a" || (attr.name !== "href" && attr.name !== "title")) {
-        return this.#fail(`An attribute outside the allowlist on <${name}>`);
-      }
-      if (attr.name === "href" && !isSafeLink(attr.value)) {
-        return this.#fail("Attribute href is not a safe link");
-      }
-    }
-    this.tags.push(token);
+    this.#tags++;
     if (name === "br") return;
     if (name === "a") this.#anchors++;
     this.#open.push(name);
   }
 
-  onEndTag(token: TagToken): void {
-    const name = token.tagName;
+  onclosetag(start: number, end: number): void {
+    const text = this.#text;
+    const name = allowedName(text, start, end);
     const open = this.#open.pop();
-    if (open !== name) {
+    if (name === undefined || open !== name) {
       return this.#fail(
-        FLOW.has(name) || name === "li"
-          ? `End tag </${name}> does not close the open element`
-          : "An end tag outside the allowlist",
+        name === undefined
+          ? "An end tag outside the allowlist"
+          : `End tag </${name}> does not close the open element`,
       );
     }
-    this.tags.push(token);
+    if (
+      text.charCodeAt(start - 1) !== 0x2f ||
+      text.charCodeAt(start - 2) !== 0x3c || text.charCodeAt(end) !== 0x3e
+    ) {
+      return this.#oddly(name);
+    }
+    this.#tags++;
     if (name === "a") this.#anchors--;
   }
 
-  onEof(): void {
+  /** Why the `href` value at `text.slice(start, end)` is refused, if it is. */
+  #hrefFailure(start: number, end: number): string | undefined {
+    const error = this.#referenceError(start, end, true);
+    if (error !== undefined) return `Markup error ${error}`;
+    const value = this.#decode(start, end, true);
+    // The tokenizer would turn a carriage return into a line feed, which no
+    // link may hold (a reference to one is an error).
+    if (value.includes("\r") || !isSafeLink(value)) {
+      return "Attribute href is not a safe link";
+    }
+    return undefined;
+  }
+
+  oncomment(): void {
+    this.#fail("Markup holds a comment, CDATA or processing instruction");
+  }
+
+  oncdata(): void {
+    this.oncomment();
+  }
+
+  onprocessinginstruction(): void {
+    this.oncomment();
+  }
+
+  ondeclaration(): void {
+    this.#fail("Markup holds a doctype");
+  }
+
+  ontextentity(): void {}
+
+  onend(): void {
     const open = this.#open.at(-1);
     if (open !== undefined) return this.#fail(`Tag <${open}> is not closed`);
-    this.ended = true;
+    this.#ended = true;
   }
 }
 
-function allowedChildren(parent: string | undefined): ReadonlySet<string> {
-  if (parent === undefined || parent === "li") return FLOW;
-  if (parent === "ul" || parent === "ol") return LI;
-  return INLINE;
+const check = new MarkupCheck();
+
+/**
+ * Whether an element may hold another: the top level and `li` hold anything
+ * but `li`; `ul` and `ol` only `li`; phrasing elements and `p` only phrasing
+ * elements and `br`.
+ */
+function mayHold(parent: string | undefined, name: string): boolean {
+  switch (parent) {
+    case undefined:
+    case "li":
+      return name !== "li";
+    case "ul":
+    case "ol":
+      return name === "li";
+    default:
+      return name !== "li" && name !== "p" && name !== "ul" && name !== "ol";
+  }
+}
+
+function hasAngle(text: string, start: number, end: number): boolean {
+  const lt = text.indexOf("<", start);
+  if (lt >= 0 && lt < end) return true;
+  const gt = text.indexOf(">", start);
+  return gt >= 0 && gt < end;
 }
 
 /**
- * Why the tags of a string are not written in their serialised form:
- * `<name attr="value"…>` exactly, with no `<` or `>` inside a value, and
- * `</name>`.
- *
- * The tokenizer found no error, so every `<` of the string opens one of the
- * tags read, unless it sits inside an attribute value: the `n`-th tag is
- * written from the `n`-th `<` to the next `>`, a `>` inside a value cuts the
- * tag short of its closing quote, and a `<` inside a value is refused.
+ * The allowed tag name written at `text.slice(start, end)`, if it is one:
+ * `a b strong i em u s small sub sup br p ul ol li`.
  */
-function shapeFailure(
+function allowedName(
   text: string,
-  tags: readonly TagToken[],
+  start: number,
+  end: number,
 ): string | undefined {
-  let from = 0;
-  for (const tag of tags) {
-    const start = text.indexOf("<", from);
-    const end = text.indexOf(">", start);
-    if (start < 0 || end < 0) return "Markup has a tag written oddly";
-    const raw = text.slice(start, end + 1);
-    const fits = tag.type === TokenType.END_TAG
-      ? raw === `</${tag.tagName}>`
-      : isCanonicalStartTag(raw, tag);
-    if (!fits) {
-      return `Tag <${tag.tagName}> is not written in its serialised form`;
+  const first = text.charCodeAt(start);
+  switch (end - start) {
+    case 1:
+      switch (first) {
+        case 0x61:
+          return "a";
+        case 0x62:
+          return "b";
+        case 0x69:
+          return "i";
+        case 0x70:
+          return "p";
+        case 0x73:
+          return "s";
+        case 0x75:
+          return "u";
+      }
+      return undefined;
+    case 2: {
+      const second = text.charCodeAt(start + 1);
+      if (first === 0x65) return second === 0x6d ? "em" : undefined;
+      if (first === 0x62) return second === 0x72 ? "br" : undefined;
+      if (first === 0x75) return second === 0x6c ? "ul" : undefined;
+      if (first === 0x6f) return second === 0x6c ? "ol" : undefined;
+      if (first === 0x6c) return second === 0x69 ? "li" : undefined;
+      return undefined;
     }
-    from = end + 1;
+    case 3:
+      if (text.startsWith("sub", start)) return "sub";
+      if (text.startsWith("sup", start)) return "sup";
+      return undefined;
+    case 5:
+      return text.startsWith("small", start) ? "small" : undefined;
+    case 6:
+      return text.startsWith("strong", start) ? "strong" : undefined;
   }
-  if (text.includes("<", from)) return "Markup has a tag written oddly";
   return undefined;
 }
 
-/** Whether the source of a start tag is `<name attr="value"…>` exactly. */
-function isCanonicalStartTag(raw: string, token: TagToken): boolean {
-  // The source runs to the first `>`, so a value holding one cannot close;
-  // a value holding a `<` is refused here.
-  if (raw.includes("<", 1) || !raw.startsWith(token.tagName, 1)) return false;
-  let position = 1 + token.tagName.length;
-  for (const attr of token.attrs) {
-    const head = ` ${attr.name}="`;
-    if (!raw.startsWith(head, position)) return false;
-    const close = raw.indexOf('"', position + head.length);
-    if (close < 0) return false;
-    position = close + 1;
-  }
-  return position === raw.length - 1;
+/** How many `<` a string holds. */
+function countOpenings(text: string): number {
+  return text.match(OPENING)?.length ?? 0;
 }

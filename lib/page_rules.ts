@@ -1,12 +1,17 @@
 /**
  * The page-file rules: what `/api/save` checks in a page and what it writes.
  *
- * The content is parsed with `JSON.parse`, then walked once, with an explicit
- * stack (never by recursion, so a page nested 50,000 levels deep is refused
- * at level 33 and never overflows the call stack), into a sanitised copy made
- * of arrays and null-prototype objects. Every failure is an `invalid_content`
- * error (422) whose `at` is a JSON Pointer (RFC 6901) built from the keys as
- * submitted, naming the first failing place found (`""` for the whole page).
+ * The content is parsed with `JSON.parse`, then walked once, depth first and
+ * in document order, and sanitised in place: a string that sanitising
+ * changes is replaced, an object whose keys it changes is replaced by a
+ * null-prototype copy under the new names, and nothing else is copied, so
+ * that the page is written from what `JSON.parse` made. The walk checks the
+ * depth of a container before it looks inside, so it never goes deeper than
+ * the cap: a page nested 50,000 levels deep (which `JSON.parse` reads without
+ * recursion) is refused at level 33 and never overflows the call stack. Every
+ * failure is an `invalid_content` error (422) whose `at` is a JSON Pointer
+ * (RFC 6901) built from the keys as submitted, naming the first failing place
+ * found (`""` for the whole page).
  *
  * - Strings, keys included, are sanitised (see {@linkcode sanitiseText}) and
  *   then go through the markup rule (`markup_rule.ts`).
@@ -58,31 +63,35 @@ const RESERVED_KEYS: ReadonlySet<string> = new Set([
 const NEEDS_CLEANING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ud800-\udfff]/;
 // deno-lint-ignore no-control-regex
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 /** Every code point below U+0300 is stable under NFC. */
 const MAY_COMPOSE = /[\u0300-\uffff]/;
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Container = Json[] | { [key: string]: Json };
+/** What a key or string needs, found by {@linkcode lookAt}. */
+const MAY_CHANGE = 1;
+const MAY_HOLD_MARKUP = 2;
+const HOLDS_COLON = 4;
+/** Strings up to this length are looked at one character at a time. */
+const SHORT_TEXT = 32;
+/** The flags of the code points below U+00A0 (from U+00A0 to U+02FF: none). */
+const LOW_FLAGS = Uint8Array.from(
+  { length: 0xa0 },
+  (_, code) =>
+    (code < 0x20 && code !== 0x09 && code !== 0x0a) || code >= 0x7f
+      ? MAY_CHANGE
+      : code === 0x3c || code === 0x26
+      ? MAY_HOLD_MARKUP
+      : code === 0x3a
+      ? HOLDS_COLON
+      : 0,
+);
 
 /** A container on the path from the top level, for error pointers. */
 interface Place {
   readonly parent: Place | undefined;
   /** Its key as submitted, or its index. */
   readonly token: string;
-}
-
-/** A value waiting to be checked, and where its sanitised copy goes. */
-interface Pending {
-  readonly value: unknown;
-  /** The container that holds the value; undefined for the top level. */
-  readonly parent: Place | undefined;
-  /** The key as submitted, or the index in an array. */
-  readonly key: string | number;
-  /** The sanitised property name; undefined for an array item. */
-  readonly name: string | undefined;
-  /** The depth of the container that holds the value. */
-  readonly depth: number;
-  readonly target: Container;
 }
 
 /**
@@ -94,11 +103,41 @@ interface Pending {
  * @returns the string as written
  */
 export function sanitiseText(text: string): string {
+  return (lookAt(text) & MAY_CHANGE) === 0 ? text : sanitiseChanged(text);
+}
+
+/** The sanitiser, on a string it may change. */
+function sanitiseChanged(text: string): string {
   let clean = text;
   if (NEEDS_CLEANING.test(clean)) {
     clean = clean.toWellFormed().replace(/\r\n?/g, "\n").replace(CONTROLS, "");
   }
   return MAY_COMPOSE.test(clean) ? clean.normalize("NFC") : clean;
+}
+
+/**
+ * What a key or string needs: sanitising (it holds a C0 control but tab and
+ * line feed, DEL, a C1 control, or a code point from U+0300, which may be a
+ * surrogate or change under NFC), a markup check (it holds `<` or `&`), a
+ * count of its `:`. One flag for each, or 0 when it is written as parsed.
+ */
+function lookAt(text: string): number {
+  if (text.length <= SHORT_TEXT) {
+    let flags = 0;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      flags |= code < 0xa0
+        ? LOW_FLAGS[code] as number
+        : code < 0x300
+        ? 0
+        : MAY_CHANGE;
+    }
+    return flags;
+  }
+  let flags = CONTROL.test(text) || MAY_COMPOSE.test(text) ? MAY_CHANGE : 0;
+  if (text.includes("<") || text.includes("&")) flags |= MAY_HOLD_MARKUP;
+  if (text.includes(":")) flags |= HOLDS_COLON;
+  return flags;
 }
 
 /**
@@ -121,91 +160,41 @@ export function pageRules(content: string): string {
   }
   const walk = new PageWalk();
   const page = walk.object(parsed, undefined, 1);
-  walk.run();
-  if (walk.keys !== countMembers(content)) {
+  if (walk.keys !== membersWritten(content, walk.colons)) {
     const at = duplicateKeyPointer(content);
     throw invalidContent(at ?? "", "Page has a key written twice");
   }
   return JSON.stringify(page, null, 2) + "\n";
 }
 
-/** The walk over one parsed page: its stack, its counters, its ids. */
+/**
+ * The walk over one parsed page: its counters, its ids, the names of the keys
+ * it accepted. Each container is checked (depth, count, keys, media) when the
+ * walk reaches it, then its children in order, nested containers first
+ * (depth first, document order), so the first failure found is the first in
+ * the page; recursion goes one call deeper per level, at most 32.
+ */
 class PageWalk {
-  readonly #stack: Pending[] = [];
   readonly #ids = new Set<string>();
+  /** Keys already accepted in this page, and their sanitised names. */
+  readonly #names = new Map<string, string>();
   #values = 1;
   /** Keys seen, to compare with the members written in the text. */
   keys = 0;
+  /** The `:` in the keys and strings seen. */
+  colons = 0;
 
-  /** Checks and copies the values waiting, depth first, in document order. */
-  run(): void {
-    const stack = this.#stack;
-    for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-      const copy = this.#value(next);
-      if (next.name === undefined) {
-        (next.target as Json[])[next.key as number] = copy;
-      } else {
-        // Targets are null-prototype objects and a name is never `__proto__`:
-        // the assignment can only create an own data property.
-        (next.target as Record<string, Json>)[next.name] = copy;
-      }
-    }
-  }
-
-  #value(item: Pending): Json {
-    const { value, name } = item;
-    let copy: Json;
-    switch (typeof value) {
-      case "string":
-        copy = cleanString(value, item.parent, item.key);
-        break;
-      case "number":
-        if (!Number.isFinite(value)) {
-          throw invalidContent(
-            pointer(item.parent, item.key),
-            "Page holds a number too large",
-          );
-        }
-        copy = value;
-        break;
-      case "boolean":
-        copy = value;
-        break;
-      default:
-        if (value === null) {
-          copy = null;
-        } else if (typeof value !== "object") {
-          throw invalidContent(
-            pointer(item.parent, item.key),
-            "Page holds a value JSON has not",
-          );
-        } else if (name === "id" || name === "href") {
-          throw invalidContent(
-            pointer(item.parent, item.key),
-            `Page has an ${name} that is not a string`,
-          );
-        } else {
-          const place = { parent: item.parent, token: String(item.key) };
-          return Array.isArray(value)
-            ? this.#array(value, place, item.depth + 1)
-            : this.object(
-              value as Record<string, unknown>,
-              place,
-              item.depth + 1,
-            );
-        }
-    }
-    if (name === "id") this.#checkId(copy, item);
-    else if (name === "href") checkHref(copy, item);
-    return copy;
-  }
-
-  /** Checks an object's keys and media, and queues its values. */
+  /**
+   * Checks an object's keys and media, then its values.
+   *
+   * @returns the object, sanitised in place, or its copy under sanitised
+   *   names
+   */
   object(
     value: Record<string, unknown>,
     place: Place | undefined,
     depth: number,
-  ): Record<string, Json> {
+  ): Record<string, unknown> {
     if (depth > PAGE_DEPTH_MAX) {
       throw invalidContent(pointer(place), "Page is nested too deep");
     }
@@ -213,50 +202,113 @@ class PageWalk {
     const size = keys.length;
     this.keys += size;
     this.#count(size, place, keys);
-    const names: string[] = new Array(size);
-    let renamed = false;
+    let names: string[] = keys;
     for (let index = 0; index < size; index++) {
       const key = keys[index] as string;
-      const name = cleanKey(key, place);
-      names[index] = name;
-      if (name !== key) renamed = true;
+      const name = this.#cleanKey(key, place);
+      if (name !== key) {
+        if (names === keys) names = keys.slice();
+        names[index] = name;
+      }
     }
-    if (renamed) checkRenamed(keys, names, place);
+    let target = value;
+    if (names !== keys) {
+      checkRenamed(keys, names, place);
+      // Names are never `__proto__`: each assignment creates an own property.
+      target = Object.create(null);
+      for (let index = 0; index < size; index++) {
+        target[names[index] as string] = value[keys[index] as string];
+      }
+    }
     if (names.includes("src")) checkMedia(value, keys, names, place);
-    const copy: Record<string, Json> = Object.create(null);
-    for (let index = size - 1; index >= 0; index--) {
-      const key = keys[index] as string;
-      this.#stack.push({
-        value: value[key],
-        parent: place,
-        key,
-        name: names[index],
+    // In the order of Object.keys, read at once rather than key by key.
+    const values = Object.values(value);
+    for (let index = 0; index < size; index++) {
+      const child = values[index];
+      const name = names[index] as string;
+      const clean = this.#child(
+        child,
+        keys[index] as string,
+        name,
+        place,
         depth,
-        target: copy,
-      });
+      );
+      if (clean !== child) target[name] = clean;
     }
-    return copy;
+    return target;
   }
 
-  /** Queues an array's items. */
-  #array(value: unknown[], place: Place, depth: number): Json[] {
+  /** Checks an array's items; returns it, sanitised in place. */
+  #array(value: unknown[], place: Place, depth: number): unknown[] {
     if (depth > PAGE_DEPTH_MAX) {
       throw invalidContent(pointer(place), "Page is nested too deep");
     }
     const size = value.length;
     this.#count(size, place, undefined);
-    const copy: Json[] = [];
-    for (let index = size - 1; index >= 0; index--) {
-      this.#stack.push({
-        value: value[index],
-        parent: place,
-        key: index,
-        name: undefined,
-        depth,
-        target: copy,
-      });
+    for (let index = 0; index < size; index++) {
+      const child = value[index];
+      const clean = this.#child(child, index, index, place, depth);
+      if (clean !== child) value[index] = clean;
     }
-    return copy;
+    return value;
+  }
+
+  /**
+   * Checks one child of a container of the given depth.
+   *
+   * @param key its key as submitted, or its index
+   * @param name its sanitised name, or its index
+   * @returns the child as it is written
+   */
+  #child(
+    value: unknown,
+    key: string | number,
+    name: string | number,
+    place: Place | undefined,
+    depth: number,
+  ): unknown {
+    switch (typeof value) {
+      case "string": {
+        const flags = lookAt(value);
+        const clean = flags === 0
+          ? value
+          : this.#cleanString(value, flags, place, key);
+        if (name === "id") this.#checkId(clean, place, key);
+        else if (name === "href") checkHref(clean, place, key);
+        return clean;
+      }
+      case "number":
+        if (!Number.isFinite(value)) {
+          throw invalidContent(
+            pointer(place, key),
+            "Page holds a number too large",
+          );
+        }
+        break;
+      case "boolean":
+        break;
+      case "object": {
+        if (value === null) break;
+        if (name === "id" || name === "href") {
+          throw invalidContent(
+            pointer(place, key),
+            `Page has an ${name} that is not a string`,
+          );
+        }
+        const inner = { parent: place, token: String(key) };
+        return Array.isArray(value)
+          ? this.#array(value, inner, depth + 1)
+          : this.object(value as Record<string, unknown>, inner, depth + 1);
+      }
+      default:
+        throw invalidContent(
+          pointer(place, key),
+          "Page holds a value JSON has not",
+        );
+    }
+    if (name === "id") this.#checkId(value, place, key);
+    else if (name === "href") checkHref(value, place, key);
+    return value;
   }
 
   /** Counts the children of a container; the first one past the cap fails. */
@@ -276,18 +328,73 @@ class PageWalk {
     }
   }
 
-  #checkId(id: Json, item: Pending): void {
+  /** Sanitises a string that may need it and checks its markup. */
+  #cleanString(
+    value: string,
+    flags: number,
+    place: Place | undefined,
+    key: string | number,
+  ): string {
+    if ((flags & HOLDS_COLON) !== 0) this.#countColons(value);
+    if (flags === HOLDS_COLON) return value;
+    const clean = (flags & MAY_CHANGE) === 0 ? value : sanitiseChanged(value);
+    const failure = markupFailure(clean);
+    if (failure !== undefined) {
+      throw invalidContent(
+        pointer(place, key),
+        `Page holds hostile markup: ${failure}`,
+      );
+    }
+    return clean;
+  }
+
+  #cleanKey(key: string, place: Place | undefined): string {
+    const known = this.#names.get(key);
+    if (known !== undefined) return known;
+    const flags = lookAt(key);
+    if ((flags & HOLDS_COLON) !== 0) this.#countColons(key);
+    const name = (flags & MAY_CHANGE) === 0 ? key : sanitiseChanged(key);
+    const length = name.length <= PAGE_KEY_MAX ? name.length : [...name].length;
+    if (length < 1 || length > PAGE_KEY_MAX) {
+      throw invalidContent(
+        pointer(place, key),
+        "Page has a key empty or too long",
+      );
+    }
+    if (RESERVED_KEYS.has(name)) {
+      throw invalidContent(pointer(place, key), "Page has a reserved key");
+    }
+    // Only a key that holds `<` or `&` or that sanitising changed (which
+    // markupFailure checks again) may hold markup.
+    if (
+      (flags & (MAY_CHANGE | MAY_HOLD_MARKUP)) !== 0 &&
+      markupFailure(name) !== undefined
+    ) {
+      throw invalidContent(
+        pointer(place, key),
+        "Page has a key holding markup",
+      );
+    }
+    // A key with a `:` is looked at each time, so that every `:` is counted.
+    if ((flags & HOLDS_COLON) === 0) this.#names.set(key, name);
+    return name;
+  }
+
+  #countColons(text: string): void {
+    for (let at = text.indexOf(":"); at >= 0; at = text.indexOf(":", at + 1)) {
+      this.colons++;
+    }
+  }
+
+  #checkId(id: unknown, place: Place | undefined, key: string | number): void {
     if (typeof id !== "string" || !ID.test(id)) {
       throw invalidContent(
-        pointer(item.parent, item.key),
+        pointer(place, key),
         "Page has an id that is not valid",
       );
     }
     if (this.#ids.has(id)) {
-      throw invalidContent(
-        pointer(item.parent, item.key),
-        "Page has an id used twice",
-      );
+      throw invalidContent(pointer(place, key), "Page has an id used twice");
     }
     this.#ids.add(id);
   }
@@ -313,38 +420,17 @@ function escape(token: string): string {
   return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
-function cleanString(
-  value: string,
-  parent: Place | undefined,
+function checkHref(
+  href: unknown,
+  place: Place | undefined,
   key: string | number,
-): string {
-  const clean = sanitiseText(value);
-  const failure = markupFailure(clean);
-  if (failure !== undefined) {
+): void {
+  if (typeof href !== "string" || !isSafeLink(href)) {
     throw invalidContent(
-      pointer(parent, key),
-      `Page holds hostile markup: ${failure}`,
+      pointer(place, key),
+      "Page has a link that is not allowed",
     );
   }
-  return clean;
-}
-
-function cleanKey(key: string, parent: Place | undefined): string {
-  const name = sanitiseText(key);
-  const length = name.length <= PAGE_KEY_MAX ? name.length : [...name].length;
-  if (length < 1 || length > PAGE_KEY_MAX) {
-    throw invalidContent(
-      pointer(parent, key),
-      "Page has a key empty or too long",
-    );
-  }
-  if (RESERVED_KEYS.has(name)) {
-    throw invalidContent(pointer(parent, key), "Page has a reserved key");
-  }
-  if (markupFailure(name) !== undefined) {
-    throw invalidContent(pointer(parent, key), "Page has a key holding markup");
-  }
-  return name;
 }
 
 /** Two keys of one object must not become equal after sanitising. */
@@ -365,15 +451,6 @@ function checkRenamed(
   });
 }
 
-function checkHref(href: Json, item: Pending): void {
-  if (typeof href !== "string" || !isSafeLink(href)) {
-    throw invalidContent(
-      pointer(item.parent, item.key),
-      "Page has a link that is not allowed",
-    );
-  }
-}
-
 /** The media rule, on an object with a `src`; names are the sanitised keys. */
 function checkMedia(
   value: Record<string, unknown>,
@@ -381,14 +458,17 @@ function checkMedia(
   names: readonly string[],
   place: Place | undefined,
 ): void {
-  names.forEach((name, index) => {
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index];
     const key = keys[index] ?? "";
     const field = value[key];
-    const at = (): string => pointer(place, key);
     switch (name) {
       case "src":
         if (typeof field !== "string" || !isImageName(sanitiseText(field))) {
-          throw invalidContent(at(), "Page has an image name not allowed");
+          throw invalidContent(
+            pointer(place, key),
+            "Page has an image name not allowed",
+          );
         }
         break;
       case "width":
@@ -397,16 +477,48 @@ function checkMedia(
           typeof field !== "number" || !Number.isInteger(field) ||
           field < SIDE_MIN || field > SIDE_MAX
         ) {
-          throw invalidContent(at(), `Page has an image ${name} out of range`);
+          throw invalidContent(
+            pointer(place, key),
+            `Page has an image ${name} out of range`,
+          );
         }
         break;
       case "alt":
         if (typeof field !== "string" || !isPlainText(sanitiseText(field))) {
-          throw invalidContent(at(), "Page has an image alt that is not plain");
+          throw invalidContent(
+            pointer(place, key),
+            "Page has an image alt that is not plain",
+          );
         }
         break;
     }
-  });
+  }
+}
+
+/**
+ * The object members written in a JSON text that `JSON.parse` accepted, or a
+ * number other than the keys walked when a key is written twice in an
+ * object. `walkedColons` is the number of `:` in the keys and strings the
+ * walk went through (all of them, once each).
+ *
+ * Every `:` of the text is a member's or is inside a string. Unless one is
+ * written as an escape (`\u003a` or `\u003A`: then the members are counted
+ * by reading the text), a string holds as many `:` written as parsed. With
+ * no key written twice, every string written is parsed and walked, so the
+ * `:` of the text less those walked are the members, as many as the keys
+ * walked. With a key written twice, `JSON.parse` keeps one member of the
+ * pair: the other and all it holds are never walked, so fewer keys are walked
+ * than members written, while this count is at least the members written.
+ */
+function membersWritten(text: string, walkedColons: number): number {
+  for (
+    let at = text.indexOf("\\u003");
+    at >= 0;
+    at = text.indexOf("\\u003", at + 1)
+  ) {
+    if ((text.charCodeAt(at + 5) | 0x20) === 0x61) return countMembers(text);
+  }
+  return (text.match(/:/g)?.length ?? 0) - walkedColons;
 }
 
 /**

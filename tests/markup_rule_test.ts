@@ -1,7 +1,17 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { Parser } from "htmlparser2";
-import { type DefaultTreeAdapterTypes, parseFragment } from "parse5";
+import {
+  Parser,
+  QuoteType,
+  Tokenizer as Htmlparser2Tokenizer,
+} from "htmlparser2";
+import {
+  type DefaultTreeAdapterTypes,
+  parseFragment,
+  Token,
+  type TokenHandler,
+  Tokenizer,
+} from "parse5";
 import { isSafeLink } from "../lib/link_rule.ts";
 import {
   isPlainText,
@@ -27,6 +37,204 @@ const ALLOWED_TAGS = new Set([
   "ol",
   "li",
 ]);
+
+// The oracle: the rule as it was written with parse5's tokenizer alone (its
+// character references and attribute values decoded by parse5 over the whole
+// string), kept to check that the htmlparser2 version answers the same.
+
+type TagToken = Token.TagToken;
+const TokenType = Token.TokenType;
+type ParseError = Parameters<NonNullable<TokenHandler["onParseError"]>>[0];
+
+const ORACLE_PHRASING: ReadonlySet<string> = new Set([
+  "a",
+  "b",
+  "strong",
+  "i",
+  "em",
+  "u",
+  "s",
+  "small",
+  "sub",
+  "sup",
+]);
+const ORACLE_FLOW: ReadonlySet<string> = new Set([
+  ...ORACLE_PHRASING,
+  "br",
+  "p",
+  "ul",
+  "ol",
+]);
+const ORACLE_INLINE: ReadonlySet<string> = new Set([...ORACLE_PHRASING, "br"]);
+const ORACLE_LI: ReadonlySet<string> = new Set(["li"]);
+
+/** Tokenizer notes about raw characters, which the sanitiser deals with. */
+const CHARACTER_NOTES: ReadonlySet<string> = new Set([
+  "control-character-in-input-stream",
+  "noncharacter-in-input-stream",
+  "surrogate-in-input-stream",
+]);
+
+function oracleFailure(text: string): string | undefined {
+  if (!text.includes("<") && !text.includes("&")) return undefined;
+  const check = new OracleCheck();
+  const tokenizer = new Tokenizer({}, check);
+  check.tokenizer = tokenizer;
+  tokenizer.write(text, true);
+  if (check.failure !== undefined) return check.failure;
+  if (!check.ended) return "Markup ends inside a tag";
+  return shapeFailure(text, check.tags);
+}
+
+/** Follows the tokens of one string and records the first failure. */
+class OracleCheck implements TokenHandler {
+  readonly #open: string[] = [];
+  /** The tags read, in order, for the check of their written form. */
+  readonly tags: TagToken[] = [];
+  #anchors = 0;
+  tokenizer: Tokenizer | undefined;
+  failure: string | undefined;
+  ended = false;
+
+  #fail(reason: string): void {
+    if (this.failure === undefined) this.failure = reason;
+    this.tokenizer?.pause();
+  }
+
+  onParseError(error: ParseError): void {
+    if (!CHARACTER_NOTES.has(error.code)) {
+      this.#fail(`Markup error ${error.code} at ${error.startOffset}`);
+    }
+  }
+
+  onComment(): void {
+    this.#fail("Markup holds a comment, CDATA or processing instruction");
+  }
+
+  onDoctype(): void {
+    this.#fail("Markup holds a doctype");
+  }
+
+  onNullCharacter(): void {
+    this.#fail("Markup holds a NUL character");
+  }
+
+  onWhitespaceCharacter(): void {}
+
+  onCharacter(): void {
+    const parent = this.#open.at(-1);
+    if (parent === "ul" || parent === "ol") {
+      this.#fail(`Text directly inside <${parent}>`);
+    }
+  }
+
+  onStartTag(token: TagToken): void {
+    const name = token.tagName;
+    if (!ORACLE_FLOW.has(name) && name !== "li") {
+      return this.#fail("A tag outside the allowlist");
+    }
+    const parent = this.#open.at(-1);
+    if (!allowedChildren(parent).has(name)) {
+      return this.#fail(
+        `Tag <${name}> is not allowed inside ${
+          parent ? `<${parent}>` : "the top level"
+        }`,
+      );
+    }
+    if (name === "a" && this.#anchors > 0) {
+      return this.#fail("Tag <a> inside <a>");
+    }
+    if (token.selfClosing) {
+      return this.#fail(`Tag <${name}> has a self-closing slash`);
+    }
+    for (const attr of token.attrs) {
+      if (name !== "a" || (attr.name !== "href" && attr.name !== "title")) {
+        return this.#fail(`An attribute outside the allowlist on <${name}>`);
+      }
+      if (attr.name === "href" && !isSafeLink(attr.value)) {
+        return this.#fail("Attribute href is not a safe link");
+      }
+    }
+    this.tags.push(token);
+    if (name === "br") return;
+    if (name === "a") this.#anchors++;
+    this.#open.push(name);
+  }
+
+  onEndTag(token: TagToken): void {
+    const name = token.tagName;
+    const open = this.#open.pop();
+    if (open !== name) {
+      return this.#fail(
+        ORACLE_FLOW.has(name) || name === "li"
+          ? `End tag </${name}> does not close the open element`
+          : "An end tag outside the allowlist",
+      );
+    }
+    this.tags.push(token);
+    if (name === "a") this.#anchors--;
+  }
+
+  onEof(): void {
+    const open = this.#open.at(-1);
+    if (open !== undefined) return this.#fail(`Tag <${open}> is not closed`);
+    this.ended = true;
+  }
+}
+
+function allowedChildren(parent: string | undefined): ReadonlySet<string> {
+  if (parent === undefined || parent === "li") return ORACLE_FLOW;
+  if (parent === "ul" || parent === "ol") return ORACLE_LI;
+  return ORACLE_INLINE;
+}
+
+/**
+ * Why the tags of a string are not written in their serialised form:
+ * `<name attr="value"…>` exactly, with no `<` or `>` inside a value, and
+ * `</name>`.
+ *
+ * The tokenizer found no error, so every `<` of the string opens one of the
+ * tags read, unless it sits inside an attribute value: the `n`-th tag is
+ * written from the `n`-th `<` to the next `>`, a `>` inside a value cuts the
+ * tag short of its closing quote, and a `<` inside a value is refused.
+ */
+function shapeFailure(
+  text: string,
+  tags: readonly TagToken[],
+): string | undefined {
+  let from = 0;
+  for (const tag of tags) {
+    const start = text.indexOf("<", from);
+    const end = text.indexOf(">", start);
+    if (start < 0 || end < 0) return "Markup has a tag written oddly";
+    const raw = text.slice(start, end + 1);
+    const fits = tag.type === TokenType.END_TAG
+      ? raw === `</${tag.tagName}>`
+      : isCanonicalStartTag(raw, tag);
+    if (!fits) {
+      return `Tag <${tag.tagName}> is not written in its serialised form`;
+    }
+    from = end + 1;
+  }
+  if (text.includes("<", from)) return "Markup has a tag written oddly";
+  return undefined;
+}
+
+/** Whether the source of a start tag is `<name attr="value"…>` exactly. */
+function isCanonicalStartTag(raw: string, token: TagToken): boolean {
+  // The source runs to the first `>`, so a value holding one cannot close;
+  // a value holding a `<` is refused here.
+  if (raw.includes("<", 1) || !raw.startsWith(token.tagName, 1)) return false;
+  let position = 1 + token.tagName.length;
+  for (const attr of token.attrs) {
+    const head = ` ${attr.name}="`;
+    if (!raw.startsWith(head, position)) return false;
+    const close = raw.indexOf('"', position + head.length);
+    if (close < 0) return false;
+    position = close + 1;
+  }
+  return position === raw.length - 1;
+}
 
 const RICH_TEXT = 'Hello <strong>world</strong>, see <a href="/about" ' +
   'title="About">us</a>.<br>Line two &amp; more';
@@ -608,5 +816,302 @@ Deno.test("isPlainText accepts text without tags or character references", () =>
     ]
   ) {
     assert.equal(isPlainText(text), false, text);
+  }
+});
+
+// The htmlparser2 version against the parse5-only oracle.
+
+/** References that parse5 reads in every way it can, and some it refuses. */
+const REFERENCES = [
+  "&amp;",
+  "&amp",
+  "&ampx;",
+  "&amp=",
+  "&AMP;",
+  "&copy",
+  "&copy;",
+  "&copy=",
+  "&copyx",
+  "&copyx;",
+  "&not",
+  "&notin;",
+  "&notit;",
+  "&noti",
+  "&foo;",
+  "&foo",
+  "&;",
+  "&",
+  "&&amp;",
+  "&#",
+  "&#;",
+  "&#x;",
+  "&#X41;",
+  "&#xg;",
+  "&#65",
+  "&#65;",
+  "&#0;",
+  "&#9;",
+  "&#10;",
+  "&#12;",
+  "&#13;",
+  "&#32;",
+  "&#x80;",
+  "&#x9F;",
+  "&#xD800;",
+  "&#xFFFE;",
+  "&#x1F600;",
+  "&#x110000;",
+  "&#99999999999999999999;",
+  "&#0000000000000000000000000000000000065;",
+  "&nbsp;",
+  "&Tab;",
+  "&NewLine;",
+  "&quot;",
+  "&lt;",
+  "&gt",
+  "&CounterClockwiseContourIntegral;",
+  "&CounterClockwiseContourIntegra;",
+  "&CounterClockwiseContourIntegralx;",
+  "&NotNestedGreaterGreater;",
+  "&NotNestedGreaterGreater",
+  "&aacute",
+  "&aacutex",
+  "&Aacute;",
+  "&b.;",
+];
+
+const referenceText = fc.array(
+  fc.oneof(
+    fc.constantFrom(...REFERENCES),
+    fc.constantFrom("a", "x", "1", ";", "=", "#", " ", "&", "<b>", "</b>", "é"),
+  ),
+  { maxLength: 8 },
+).map((parts) => parts.join(""));
+
+/** The tags parse5 reads in a string, with their place in it. */
+function parse5Tags(text: string): string[] {
+  const events: string[] = [];
+  const ignore = (): void => {};
+  const tokenizer = new Tokenizer({ sourceCodeLocationInfo: true }, {
+    onCharacter: ignore,
+    onWhitespaceCharacter: ignore,
+    onNullCharacter: ignore,
+    onEof: ignore,
+    onComment() {
+      events.push("comment");
+    },
+    onDoctype() {
+      events.push("doctype");
+    },
+    onStartTag(token) {
+      const attrs = token.attrs.map(({ name }) => {
+        const at = token.location?.attrs?.[name];
+        return ` ${name}@${at?.startOffset}-${at?.endOffset}`;
+      }).join("");
+      const { startOffset, endOffset } = token.location ?? {};
+      events.push(
+        `<${token.tagName}${attrs}${token.selfClosing ? "/" : ""}>` +
+          `@${startOffset}-${endOffset}`,
+      );
+    },
+    onEndTag(token) {
+      const { startOffset, endOffset } = token.location ?? {};
+      events.push(`</${token.tagName}>@${startOffset}-${endOffset}`);
+    },
+  });
+  tokenizer.write(text, true);
+  return events;
+}
+
+/** The tags htmlparser2's tokenizer (entities off) reads, with their place. */
+function htmlparser2Tags(text: string): string[] {
+  const events: string[] = [];
+  let tag = "";
+  let attribute = 0;
+  const ignore = (): void => {};
+  const tokenizer = new Htmlparser2Tokenizer({ decodeEntities: false }, {
+    onattribdata: ignore,
+    onattribentity: ignore,
+    ontext: ignore,
+    ontextentity: ignore,
+    onend: ignore,
+    oncdata() {
+      events.push("comment");
+    },
+    oncomment() {
+      events.push("comment");
+    },
+    onprocessinginstruction() {
+      events.push("comment");
+    },
+    ondeclaration() {
+      events.push("doctype");
+    },
+    onopentagname(start, end) {
+      tag = `<${text.slice(start, end).toLowerCase()}`;
+      attribute = start - 1;
+      events.push("");
+    },
+    onattribname(start, end) {
+      tag += ` ${text.slice(start, end)}@${start}`;
+    },
+    onattribend(quote, end) {
+      tag += `-${quote === QuoteType.NoValue ? "" : end}`;
+    },
+    onopentagend(end) {
+      events[events.length - 1] = `${tag}>@${attribute}-${end + 1}`;
+    },
+    onselfclosingtag(end) {
+      events[events.length - 1] = `${tag}/>@${attribute}-${end + 1}`;
+    },
+    onclosetag(start, end) {
+      const close = text.indexOf(">", end) + 1;
+      events.push(
+        `</${text.slice(start, end).toLowerCase()}>@${start - 2}-${close}`,
+      );
+    },
+  });
+  tokenizer.write(text);
+  tokenizer.end();
+  return events.filter((event) => event !== "");
+}
+
+const nearlyAccepted = fc.tuple(
+  markup,
+  fc.array(hostileEdit, { minLength: 1, maxLength: 2 }),
+).map(([text, edits]) => edits.reduce(applyEdit, text));
+
+Deno.test("isSafeMarkup answers as the parse5-only rule on generated and edited rich text", () => {
+  fc.assert(
+    fc.property(
+      fc.oneof(markup, nearlyAccepted, referenceText),
+      (text) => {
+        assert.equal(
+          isSafeMarkup(text),
+          oracleFailure(text) === undefined,
+          JSON.stringify(text),
+        );
+      },
+    ),
+    { numRuns: 5000 },
+  );
+});
+
+Deno.test("isSafeMarkup answers as the parse5-only rule on strings of random tag pieces", () => {
+  const piece = fc.constantFrom(
+    "<b>",
+    "</b>",
+    "<p>",
+    "</p>",
+    "<ul>",
+    "</ul>",
+    "<li>",
+    "</li>",
+    "<a",
+    ' href="/y"',
+    ' href="/&amp;',
+    ' title="t"',
+    ' title="&copy"',
+    '"',
+    ">",
+    "/>",
+    "<",
+    "</",
+    "<!--",
+    "-->",
+    "<script>",
+    "</script>",
+    "<title>",
+    "<textarea>",
+    "<plaintext>",
+    "<svg>",
+    "x",
+    " ",
+    "\n",
+    "\r",
+    "\t",
+    "\f",
+    "=",
+    "'",
+    "&amp;",
+    "&amp",
+    "&#32;",
+    "&",
+    "\u0000",
+    "\u0001",
+  );
+  fc.assert(
+    fc.property(fc.array(piece, { maxLength: 14 }), (pieces) => {
+      const text = pieces.join("");
+      assert.equal(
+        isSafeMarkup(text),
+        oracleFailure(text) === undefined,
+        JSON.stringify(text),
+      );
+    }),
+    { numRuns: 10_000 },
+  );
+});
+
+Deno.test("isSafeMarkup reads each character reference as parse5 does, in text and values, however far from the end", () => {
+  const tails = ["", "x", " ", "<b>y</b>", "y".repeat(40)];
+  for (const reference of REFERENCES) {
+    for (let length = 0; length <= 40; length++) {
+      for (const tail of tails) {
+        const filler = "z".repeat(length);
+        for (
+          const text of [
+            `${reference}${filler}`,
+            `${reference}${tail}${filler}`,
+            `<p>${reference}</p>${filler}`,
+            `<ul>${reference}<li>x</li></ul>${filler}`,
+            `<a title="${reference}">x</a>${filler}`,
+            `<a title="${reference}${tail.replace(/[<>]/g, "")}">x</a>`,
+            `<a href="/p${reference}">x</a>${filler}`,
+            `<a href="https://example.org/?a${reference}b">x</a>${filler}`,
+          ]
+        ) {
+          assert.equal(
+            isSafeMarkup(text),
+            oracleFailure(text) === undefined,
+            JSON.stringify(text),
+          );
+        }
+      }
+    }
+  }
+});
+
+Deno.test("htmlparser2's tokenizer reads the same tags as parse5's in every accepted string", () => {
+  let compared = 0;
+  fc.assert(
+    fc.property(fc.oneof(markup, nearlyAccepted), (text) => {
+      if (!isSafeMarkup(text)) return;
+      compared++;
+      assert.deepEqual(htmlparser2Tags(text), parse5Tags(text), text);
+    }),
+    { numRuns: 3000 },
+  );
+  assert.ok(compared > 1000, `only ${compared} accepted strings compared`);
+});
+
+Deno.test("isSafeMarkup takes linear time on long strings", () => {
+  const cases = [
+    "<ul>" + "\n<li>x</li>".repeat(8_000) + "</ul>&amp;",
+    "<p>" + '<a title="t">y</a> '.repeat(5_000) + "</p>&amp;",
+    "<p>" + '<a href="/x&amp;y" title="t&amp;">y</a>'.repeat(2_500) + "</p>",
+    Array.from({ length: 12_000 }, (_, index) => `&a${index};`).join(""),
+    Array.from({ length: 12_000 }, (_, index) => `&#${index}`).join(" "),
+    "&amp;" + "x".repeat(99_990) + "<",
+    "&" + "a".repeat(99_990) + ";",
+    "<b>&#" + "0".repeat(99_980) + "65;</b>",
+    ("&" + "b".repeat(60) + ";").repeat(1_500),
+  ];
+  for (const text of cases) {
+    const start = performance.now();
+    isSafeMarkup(text);
+    const elapsed = performance.now() - start;
+    assert.ok(elapsed < 1000, `${text.slice(0, 40)}… took ${elapsed} ms`);
+    assert.equal(isSafeMarkup(text), oracleFailure(text) === undefined);
   }
 });
