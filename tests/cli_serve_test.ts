@@ -6,8 +6,13 @@ import { assertNoSecrets, fastHash } from "./support.ts";
 
 const KEY = "serve key";
 
-async function kvFile(): Promise<string> {
-  return join(await Deno.makeTempDir({ prefix: "editor-kv-" }), "kv.sqlite3");
+/** A KV file in a temporary folder, removed when disposed. */
+async function kvFile(): Promise<AsyncDisposable & { path: string }> {
+  const folder = await Deno.makeTempDir({ prefix: "editor-kv-" });
+  return {
+    path: join(folder, "kv.sqlite3"),
+    [Symbol.asyncDispose]: () => Deno.remove(folder, { recursive: true }),
+  };
 }
 
 async function logIn(url: string, key: string): Promise<string> {
@@ -24,9 +29,9 @@ async function logIn(url: string, key: string): Promise<string> {
 Deno.test("editor serve runs the whole flow over a git checkout: log in, read, publish, conflict, log out", async () => {
   await using site = await tempSite();
   const hash = await fastHash(KEY);
-  const kv = await kvFile();
+  await using kv = await kvFile();
   await using server = await startServeProcess(
-    ["--repo", site.root, "--port", "0", "--kv", kv],
+    ["--repo", site.root, "--port", "0", "--kv", kv.path],
     { EDITOR_KEY_HASH: hash },
   );
   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
@@ -112,19 +117,18 @@ Deno.test("editor serve runs the whole flow over a git checkout: log in, read, p
   ]);
   const token = cookie.split("; ")[0]?.split("=")[1] ?? "";
   assertNoSecrets([server.stdout(), server.stderr()], [KEY, hash, token]);
-  await Deno.remove(join(kv, ".."), { recursive: true });
 });
 
 Deno.test("editor serve prints a random key once when EDITOR_KEY_HASH is not set, and stops on SIGINT", async () => {
   await using site = await tempSite();
-  const kv = await kvFile();
+  await using kv = await kvFile();
   await using server = await startServeProcess([
     "--repo",
     site.root,
     "--port",
     "0",
     "--kv",
-    kv,
+    kv.path,
   ], {
     EDITOR_KEY_HASH: "",
   });
@@ -138,19 +142,18 @@ Deno.test("editor serve prints a random key once when EDITOR_KEY_HASH is not set
     "printed exactly once",
   );
   assert.ok(!server.stdout().includes(key));
-  await Deno.remove(join(kv, ".."), { recursive: true });
 });
 
 Deno.test("editor serve --no-commit writes without committing", async () => {
   await using site = await tempSite();
-  const kv = await kvFile();
+  await using kv = await kvFile();
   await using server = await startServeProcess([
     "--repo",
     site.root,
     "--port",
     "0",
     "--kv",
-    kv,
+    kv.path,
     "--no-commit",
   ], {
     EDITOR_KEY_HASH: await fastHash(KEY),
@@ -171,17 +174,16 @@ Deno.test("editor serve --no-commit writes without committing", async () => {
   assert.equal(await site.commitCount(), 1);
   assert.equal(await site.read(HOME), '{\n  "title": "x"\n}\n');
   await server.stop();
-  await Deno.remove(join(kv, ".."), { recursive: true });
 });
 
 Deno.test("editor serve --demo serves a demo site from a temporary repository and removes it when stopped", async () => {
-  const kv = await kvFile();
+  await using kv = await kvFile();
   await using server = await startServeProcess([
     "--demo",
     "--port",
     "0",
     "--kv",
-    kv,
+    kv.path,
   ], { EDITOR_KEY_HASH: "" });
   const folder = /Demo site: (\S+)/.exec(server.stderr())?.[1] ?? "";
   const key = /site key for this run is (\S+)/.exec(server.stderr())?.[1] ?? "";
@@ -198,7 +200,6 @@ Deno.test("editor serve --demo serves a demo site from a temporary repository an
   assert.ok((await Deno.stat(folder)).isDirectory);
   assert.equal(await server.stop(), 0);
   await assert.rejects(() => Deno.stat(folder), Deno.errors.NotFound);
-  await Deno.remove(join(kv, ".."), { recursive: true });
 });
 
 Deno.test("editor serve refuses a folder without src/content/pages with one line and exit 1", async () => {
@@ -227,6 +228,7 @@ Deno.test("editor serve refuses a bad EDITOR_KEY_HASH, bad locales and a port in
   );
   assert.equal(locales.code, 1);
   assert.match(locales.stderr, /not a language code/);
+  await using kv = await kvFile();
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   const busy = await runCli(
@@ -237,7 +239,7 @@ Deno.test("editor serve refuses a bad EDITOR_KEY_HASH, bad locales and a port in
       "--port",
       String(port),
       "--kv",
-      await kvFile(),
+      kv.path,
     ],
     "",
     {
@@ -253,20 +255,19 @@ Deno.test("editor serve takes its locales from the folders under src/content/pag
   await using site = await tempSite({
     "src/content/pages/de/start.json": "{}\n",
   });
-  const kv = await kvFile();
+  await using kv = await kvFile();
   await using server = await startServeProcess([
     "--repo",
     site.root,
     "--port",
     "0",
     "--kv",
-    kv,
+    kv.path,
   ], {
     EDITOR_KEY_HASH: await fastHash(KEY),
   });
   assert.match(server.stdout(), /locales de, en, fr/);
   await server.stop();
-  await Deno.remove(join(kv, ".."), { recursive: true });
 });
 
 Deno.test("editor serve refuses an unusable KV file with one line, before printing any key", async () => {
@@ -308,14 +309,14 @@ Deno.test("editor serve --help documents every option", async () => {
 
 Deno.test("editor serve stores an upload in the checkout with identical bytes and one commit", async () => {
   await using site = await tempSite();
-  const kv = await kvFile();
+  await using kv = await kvFile();
   await using server = await startServeProcess([
     "--repo",
     site.root,
     "--port",
     "0",
     "--kv",
-    kv,
+    kv.path,
   ], {
     EDITOR_KEY_HASH: await fastHash(KEY),
   });
@@ -352,5 +353,4 @@ Deno.test("editor serve stores an upload in the checkout with identical bytes an
     `public/images/${src}`,
   );
   assert.equal(await server.stop(), 0);
-  await Deno.remove(join(kv, ".."), { recursive: true });
 });
