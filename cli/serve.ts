@@ -10,6 +10,7 @@ import { createRouter } from "../router.ts";
 import type { Env } from "../lib/env.ts";
 import { checkLocales } from "../lib/locales.ts";
 import { hashKey, parseKeyHash } from "../lib/site_key.ts";
+import { randomToken } from "../lib/random_token.ts";
 import { openLocalCheckout } from "./local_checkout.ts";
 import { createDemoSite } from "./demo_site.ts";
 
@@ -232,9 +233,7 @@ async function keyHashFor(
     }
     return { keyHash: given.trim() };
   }
-  const bytes = crypto.getRandomValues(new Uint8Array(18));
-  const randomKey = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-")
-    .replace(/\//g, "_");
+  const randomKey = randomToken(18);
   return { keyHash: await hashKey(randomKey), randomKey };
 }
 

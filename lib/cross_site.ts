@@ -29,7 +29,7 @@ export function isCrossSite(request: Request): boolean {
   // The cookies are Secure: an editing page is on https, or on plain http
   // only at a loopback address. A plain http Origin elsewhere is a network
   // attacker's page, whatever its host.
-  if (from.protocol === "http:" && !isLoopback(from.hostname)) return true;
+  if (from.protocol === "http:" && !isLoopbackHost(from.hostname)) return true;
   const host = request.headers.get("host") ?? safeHost(request.url);
   if (!host) return true;
   let to: URL;
@@ -41,7 +41,14 @@ export function isCrossSite(request: Request): boolean {
   return to.hostname !== from.hostname || to.port !== from.port;
 }
 
-function isLoopback(hostname: string): boolean {
+/**
+ * Whether a URL's hostname is a loopback address: `localhost` and its
+ * subdomains, `127.0.0.0/8`, `[::1]`.
+ *
+ * @param hostname a `URL`'s `hostname`
+ * @returns true for a loopback host
+ */
+export function isLoopbackHost(hostname: string): boolean {
   return hostname === "localhost" || hostname.endsWith(".localhost") ||
     hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }

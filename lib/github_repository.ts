@@ -6,6 +6,7 @@
  * @module
  */
 
+import { isLoopbackHost } from "./cross_site.ts";
 import {
   ConflictError,
   gitBlobSha,
@@ -149,11 +150,6 @@ function isBranch(value: unknown): value is string {
     !value.includes("//") && !value.includes("@{") && value !== "@";
 }
 
-function isLoopback(hostname: string): boolean {
-  return hostname === "localhost" || hostname === "[::1]" ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
-}
-
 /** The API root without a trailing slash, or `undefined` when refused. */
 function parseApiUrl(value: unknown): string | undefined {
   if (typeof value !== "string") return undefined;
@@ -164,7 +160,7 @@ function parseApiUrl(value: unknown): string | undefined {
     return undefined;
   }
   const secure = url.protocol === "https:" ||
-    (url.protocol === "http:" && isLoopback(url.hostname));
+    (url.protocol === "http:" && isLoopbackHost(url.hostname));
   if (!secure || url.username || url.password || url.search || url.hash) {
     return undefined;
   }

@@ -22,6 +22,18 @@ const IMAGE_EXTENSION = /\.(?:jpe?g|png|webp|gif|avif|heic|bmp|tiff?)$/i;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
+ * The shape check of an upload's name: at most 200 characters (code points).
+ *
+ * @param given the name sent with the upload, if any
+ * @throws {HttpError} 400 `bad_request` when it is longer
+ */
+export function checkUploadName(given: string | undefined): void {
+  if (given !== undefined && codePoints(given) > UPLOAD_NAME_MAX) {
+    throw badRequest(`Upload name over ${UPLOAD_NAME_MAX} characters`);
+  }
+}
+
+/**
  * Builds the stored name of an upload: `{slug}-{12 hex}.{jpg|png|webp}`.
  *
  * The slug comes from the given name: NFKD; surrounding white space and one
@@ -57,9 +69,7 @@ export function imageName(
   }
   let slug = "image";
   if (given !== undefined) {
-    if (codePoints(given) > UPLOAD_NAME_MAX) {
-      throw badRequest(`Upload name over ${UPLOAD_NAME_MAX} characters`);
-    }
+    checkUploadName(given);
     slug = slugify(given);
     if (slug === "") throw badRequest("Upload name leaves an empty slug");
   }

@@ -5,7 +5,7 @@
  * @module
  */
 
-import { badRequest, tooLarge } from "./http_error.ts";
+import { badRequest, type HttpError, tooLarge } from "./http_error.ts";
 import {
   BodyTooLargeError,
   BodyUnreadableError,
@@ -19,12 +19,18 @@ import {
  *
  * @param request the incoming request
  * @param max the cap, in bytes
- * @throws {HttpError} 413 `too_large`
+ * @param refuse the error to throw; default 413 `too_large` (the auth route
+ *   answers its 401 instead)
+ * @throws {HttpError} 413 `too_large`, or what `refuse` makes
  */
-export function checkDeclaredSize(request: Request, max: number): void {
+export function checkDeclaredSize(
+  request: Request,
+  max: number,
+  refuse: (detail: string) => HttpError = tooLarge,
+): void {
   const declared = declaredLength(request);
   if (declared !== undefined && declared > max) {
-    throw tooLarge(`declared body of ${declared} bytes, over ${max}`);
+    throw refuse(`declared body of ${declared} bytes, over ${max}`);
   }
 }
 

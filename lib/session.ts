@@ -11,6 +11,7 @@ import type { Env, KvKey, KvStore } from "./env.ts";
 import { now } from "./env.ts";
 import { isCrossSite } from "./cross_site.ts";
 import { kvOf, retryBusy } from "./kv_binding.ts";
+import { randomToken } from "./random_token.ts";
 import { unauthorized } from "./http_error.ts";
 
 /** Session lifetime: 8 hours, in seconds. */
@@ -38,7 +39,7 @@ interface StoredSession {
  * @returns the `set-cookie` values
  */
 export async function openSession(kv: KvStore, env: Env): Promise<string[]> {
-  const token = base64Url(crypto.getRandomValues(new Uint8Array(32)));
+  const token = randomToken(32);
   const value: StoredSession = {
     expiresAt: now(env) + SESSION_SECONDS * 1000,
     key: await keyFingerprint(env.EDITOR_KEY_HASH),
@@ -83,8 +84,9 @@ export async function hasSession(
 }
 
 /**
- * Ends the sessions the request names (every well-formed `editor_session`
- * it carries, so a cookie planted beside the real one cannot keep it alive).
+ * Ends the sessions a same-site request names (every well-formed
+ * `editor_session` it carries, so a cookie planted beside the real one cannot
+ * keep it alive).
  *
  * @param kv the store
  * @param request the incoming request
@@ -93,6 +95,9 @@ export async function closeSession(
   kv: KvStore,
   request: Request,
 ): Promise<void> {
+  // A cross-site request never carries the Strict cookie of a real session:
+  // nothing to end, and no KV operation spent on it.
+  if (isCrossSite(request)) return;
   for (const token of sessionTokens(request)) {
     const key = await sessionKey(token);
     await retryBusy(() => kv.delete(key));
@@ -142,15 +147,6 @@ async function sessionKey(token: string): Promise<KvKey> {
 
 async function keyFingerprint(hash: string | undefined): Promise<string> {
   return await sha256Hex(`inpage-editor key ${hash ?? ""}`);
-}
-
-function base64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(
-    /=+$/,
-    "",
-  );
 }
 
 /**

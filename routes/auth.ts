@@ -9,7 +9,8 @@ import { HttpError } from "../lib/http_error.ts";
 import { jsonResponse } from "../lib/json_response.ts";
 import { kvOf } from "../lib/kv_binding.ts";
 import { limitRate } from "../lib/rate_limit.ts";
-import { declaredLength, readCapped } from "../lib/read_capped.ts";
+import { readCapped } from "../lib/read_capped.ts";
+import { checkDeclaredSize } from "../lib/read_body.ts";
 import { dispatch, type Exchange, handler } from "../lib/route.ts";
 import { clearedCookies, closeSession, openSession } from "../lib/session.ts";
 import { isCrossSite } from "../lib/cross_site.ts";
@@ -45,10 +46,7 @@ function wrongKey(detail: string): HttpError {
 async function login(exchange: Exchange): Promise<Response> {
   const { request, env } = exchange;
   const takeSlot = await limitRate(env, "auth", exchange.client);
-  const declared = declaredLength(request);
-  if (declared !== undefined && declared > AUTH_BODY_MAX) {
-    throw wrongKey(`declared body of ${declared} bytes`);
-  }
+  checkDeclaredSize(request, AUTH_BODY_MAX, wrongKey);
   if (isCrossSite(request)) throw wrongKey("cross-site login refused");
   await takeSlot();
   let bytes: Uint8Array;
@@ -99,9 +97,7 @@ function keyOf(request: Request, bytes: Uint8Array): string | undefined {
 async function logout(exchange: Exchange): Promise<Response> {
   const { request, env } = exchange;
   const kv = env.RATE_LIMIT;
-  // A cross-site request never carries the Strict cookie of a real
-  // session: it gets the cleared cookies and costs no KV operation.
-  if (kv && !isCrossSite(request)) {
+  if (kv) {
     try {
       await closeSession(kv, request);
     } catch (error) {

@@ -10,8 +10,7 @@
 import { sha256Hex } from "../lib/digest.ts";
 import type { Handler } from "../lib/env.ts";
 import { imageHeader } from "../lib/image_header.ts";
-import { imageName, UPLOAD_NAME_MAX } from "../lib/image_name.ts";
-import { badRequest } from "../lib/http_error.ts";
+import { checkUploadName, imageName } from "../lib/image_name.ts";
 import { jsonResponse } from "../lib/json_response.ts";
 import { readUploadForm } from "../lib/multipart.ts";
 import { limitRate } from "../lib/rate_limit.ts";
@@ -73,9 +72,7 @@ export function createUploadRoute(): UploadRoute {
         fileMax: UPLOAD_FILE_MAX,
         bodyMax: UPLOAD_BODY_MAX,
       });
-      if (name !== undefined && [...name].length > UPLOAD_NAME_MAX) {
-        throw badRequest(`name over ${UPLOAD_NAME_MAX} characters`);
-      }
+      checkUploadName(name);
       const { format, width, height } = imageHeader(file);
       const src = imageName(name, await sha256Hex(file), format);
       await store(requireRepository(env), src, file);
