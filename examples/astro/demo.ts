@@ -1,0 +1,327 @@
+/**
+ * `deno task astro-demo`: the Astro example edited in place. It copies this
+ * folder to a temporary git repository, installs its npm packages there,
+ * starts `astro dev` (through Deno, which runs Astro's Node code), and puts
+ * `editor serve --proxy` in front of it, so that the pages, the overlay and
+ * the routes share one origin. It prints the URL and a fresh site key. Ctrl-C
+ * stops both servers and removes the folder; the repository's own files are
+ * never written.
+ *
+ * The functions are also what the Astro tests use.
+ *
+ * @module
+ */
+
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** This example's folder. */
+export const EXAMPLE: string = dirname(fileURLToPath(import.meta.url));
+/** The @inpage/editor repository holding it. */
+export const PACKAGE_ROOT: string = join(EXAMPLE, "..", "..");
+
+/** What a copy leaves out: installed, built and generated files. */
+const SKIPPED = new Set(["node_modules", "dist", ".astro"]);
+
+async function git(root: string, args: string[]): Promise<void> {
+  const { success, stderr } = await new Deno.Command("git", {
+    args: ["-C", root, ...args],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!success) {
+    throw new Error(
+      `git ${args[0]} failed: ${new TextDecoder().decode(stderr).trim()}`,
+    );
+  }
+}
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (SKIPPED.has(entry.name)) continue;
+    const source = join(from, entry.name);
+    if (entry.isDirectory) await copyTree(source, join(to, entry.name));
+    else if (entry.isFile) await Deno.copyFile(source, join(to, entry.name));
+  }
+}
+
+/**
+ * Copies the example to a new temporary folder and makes it a git
+ * repository with one commit (git identity set in that repository only).
+ *
+ * @returns the folder
+ */
+export async function copyExample(): Promise<string> {
+  const root = await Deno.makeTempDir({ prefix: "inpage-astro-" });
+  await copyTree(EXAMPLE, root);
+  for (
+    const args of [
+      ["init", "--quiet", "--initial-branch=main"],
+      ["config", "user.name", "Astro demo editor"],
+      ["config", "user.email", "astro-demo@localhost"],
+      ["add", "--all"],
+      ["commit", "--quiet", "--no-verify", "-m", "Astro example site"],
+    ]
+  ) await git(root, args);
+  return root;
+}
+
+/**
+ * Installs the site's npm packages with npm, from its lock file
+ * (`package-lock.json` is left as it is). Astro's compiler names optional
+ * bindings for every platform, some of which the registry lacks: npm skips
+ * those, `deno install` refuses them, so npm installs and Deno runs.
+ *
+ * @param root the site's folder
+ * @returns the time it took, in milliseconds
+ */
+export async function installPackages(root: string): Promise<number> {
+  const start = performance.now();
+  const npm = Deno.build.os === "windows" ? "npm.cmd" : "npm";
+  const { success, stderr } = await new Deno.Command(npm, {
+    args: [
+      "install",
+      "--no-save",
+      "--no-audit",
+      "--no-fund",
+      "--prefer-offline",
+      "--loglevel=error",
+    ],
+    cwd: root,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!success) {
+    throw new Error(
+      `npm install failed in ${root}: ${new TextDecoder().decode(stderr)}`,
+    );
+  }
+  return performance.now() - start;
+}
+
+/** A running child process that printed its URL. */
+export interface RunningProcess extends AsyncDisposable {
+  /** The URL it printed, ending with `/`. */
+  url: string;
+  /** Everything printed so far, both streams. */
+  output: () => string;
+  /** Stops it (SIGTERM) and waits for its exit. */
+  stop: () => Promise<void>;
+}
+
+/**
+ * Spawns a Deno child process and waits until its output matches `ready`.
+ *
+ * @param args the arguments after the Deno executable
+ * @param options its folder, environment, the pattern whose first group is
+ *   the URL, whether to echo its output here, and how long to wait
+ * @returns the running process
+ */
+export async function spawnUntil(
+  args: string[],
+  options: {
+    cwd: string;
+    env?: Record<string, string>;
+    ready: RegExp;
+    echo?: boolean;
+    timeoutMs?: number;
+  },
+): Promise<RunningProcess> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd: options.cwd,
+    env: { NO_COLOR: "1", ...options.env },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const pump = async (
+    stream: ReadableStream<Uint8Array>,
+    echo: { write(bytes: Uint8Array): Promise<number> },
+  ) => {
+    for await (const chunk of stream) {
+      text += new TextDecoder().decode(chunk);
+      if (options.echo) await echo.write(chunk);
+    }
+  };
+  const pumps = Promise.all([
+    pump(child.stdout, Deno.stdout),
+    pump(child.stderr, Deno.stderr),
+  ]);
+  let exited = false;
+  const status = child.status.finally(() => exited = true);
+  const stop = async () => {
+    if (!exited) {
+      try {
+        child.kill("SIGTERM");
+      } catch {
+        // It ended meanwhile.
+      }
+    }
+    await status;
+    await pumps;
+  };
+  // deno-lint-ignore no-control-regex
+  const plain = () => text.replace(/\u001b\[[0-9;]*m/g, "");
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let url: string | undefined;
+  while (!(url = options.ready.exec(plain())?.[1])) {
+    if (exited || Date.now() > deadline) {
+      await stop();
+      throw new Error(`${args.join(" ")} did not start:\n${plain()}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    url: url.endsWith("/") ? url : url + "/",
+    output: plain,
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** A free loopback port (closed again before it is returned). */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  return port;
+}
+
+/** The environment Astro runs with: the helper's source, no telemetry. */
+export const ASTRO_ENV: Record<string, string> = {
+  INPAGE_EDITOR_ROOT: PACKAGE_ROOT,
+  ASTRO_TELEMETRY_DISABLED: "1",
+};
+
+/**
+ * Starts `astro dev` in a site folder on a free loopback port.
+ *
+ * @param root the site's folder, packages installed
+ * @param echo whether to echo its output
+ * @returns the running dev server
+ */
+export function startAstroDev(
+  root: string,
+  echo = false,
+): Promise<RunningProcess> {
+  return spawnUntil(
+    [
+      "run",
+      "-A",
+      "npm:astro",
+      "dev",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(freePort()),
+    ],
+    {
+      cwd: root,
+      env: ASTRO_ENV,
+      ready: /Local\s+(http:\/\/127\.0\.0\.1:\d+\/?)/,
+      echo,
+    },
+  );
+}
+
+/**
+ * Runs `astro build` in a site folder: `dist/` holds the built site.
+ *
+ * @param root the site's folder, packages installed
+ */
+export async function astroBuild(root: string): Promise<void> {
+  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "npm:astro", "build"],
+    cwd: root,
+    env: { NO_COLOR: "1", ...ASTRO_ENV },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!success) {
+    const decoder = new TextDecoder();
+    throw new Error(
+      `astro build failed:\n${decoder.decode(stdout)}\n${
+        decoder.decode(stderr)
+      }`,
+    );
+  }
+}
+
+/**
+ * Starts `editor serve --repo root --proxy url` from this repository.
+ *
+ * @param root the site's checkout
+ * @param target the dev server's URL
+ * @param options the port, extra arguments and environment, and echo
+ * @returns the running editor
+ */
+export function startEditorProxy(
+  root: string,
+  target: string,
+  options: {
+    port?: number;
+    args?: string[];
+    env?: Record<string, string>;
+    echo?: boolean;
+  } = {},
+): Promise<RunningProcess> {
+  return spawnUntil(
+    [
+      "run",
+      "-A",
+      join(PACKAGE_ROOT, "cli.ts"),
+      "serve",
+      "--repo",
+      root,
+      "--proxy",
+      target,
+      "--port",
+      String(options.port ?? 0),
+      ...options.args ?? [],
+    ],
+    {
+      cwd: PACKAGE_ROOT,
+      env: options.env ?? {},
+      ready: /listening on (http:\/\/\S+\/)/,
+      echo: options.echo ?? false,
+    },
+  );
+}
+
+if (import.meta.main) {
+  const root = await copyExample();
+  console.log(`Site copied to ${root} (a git repository)`);
+  console.log("Installing its npm packages…");
+  const ms = await installPackages(root);
+  console.log(`Installed in ${(ms / 1000).toFixed(1)} s; starting astro dev…`);
+  const astro = await startAstroDev(root);
+  let editor: RunningProcess;
+  try {
+    editor = await startEditorProxy(root, astro.url, {
+      port: Number(Deno.env.get("PORT") ?? 8787),
+      args: ["--kv", join(root, ".git", "editor-kv.sqlite3")],
+    });
+  } catch (error) {
+    await astro.stop();
+    await Deno.remove(root, { recursive: true });
+    throw error;
+  }
+  const key = /site key for this run is (\S+)/.exec(editor.output())?.[1];
+  console.log(`
+astro dev:      ${astro.url} (behind the editor)
+Open:           ${editor.url}en/?edit
+Site key:       ${key ?? "(from EDITOR_KEY_HASH)"}
+Repository:     ${root} (git -C ${relative(Deno.cwd(), root)} log)
+Ctrl-C stops both servers and removes the folder.`);
+  const done = async () => {
+    await editor.stop();
+    await astro.stop();
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGINT", done);
+  Deno.addSignalListener("SIGTERM", done);
+}
