@@ -1,0 +1,171 @@
+/**
+ * The Astro example's production path: `astro build`, then the Deno Deploy
+ * entry (examples/astro/deploy.ts) started for real over the GitHub double.
+ * In Chromium: the built pages, the overlay's files and the routes come from
+ * one origin; log in, read and publish; the double holds the commit.
+ *
+ * Slow (npm install, astro build): run by `deno task test-astro`.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  astroBuild,
+  copyExample,
+  installPackages,
+} from "../../examples/astro/demo.ts";
+import { startGitHubDouble } from "../github_double.ts";
+import { fastHash } from "../support.ts";
+import {
+  EN_HOME,
+  launchChromium,
+  pageFiles,
+  startDeployEntry,
+} from "./astro_support.ts";
+
+Deno.test("astro build served by the Deploy entry: pages, overlay and routes on one origin; a publish is a commit on GitHub", async () => {
+  const root = await copyExample();
+  const work = await Deno.makeTempDir({ prefix: "inpage-astro-build-" });
+  try {
+    const installMs = await installPackages(root);
+    console.log(`npm install: ${(installMs / 1000).toFixed(1)} s`);
+    await astroBuild(root);
+    const files = await pageFiles(root);
+    await using github = startGitHubDouble({ files });
+    const key = "astro deploy key";
+    await using entry = await startDeployEntry({
+      SITE_DIR: join(root, "dist"),
+      EDITOR_KV_PATH: join(work, "kv.sqlite3"),
+      EDITOR_KEY_HASH: await fastHash(key),
+      GITHUB_TOKEN: github.token,
+      GITHUB_REPOSITORY: github.repository,
+      GITHUB_API_URL: github.url,
+    });
+    const origin = entry.url.slice(0, -1);
+
+    // The built site's files, with their types.
+    for (
+      const [path, type] of <[string, string][]> [
+        ["/en/", "text/html"],
+        ["/fr/", "text/html"],
+        ["/en/about/", "text/html"],
+        ["/fr/about/", "text/html"],
+        ["/", "text/html"],
+        ["/images/harbour-2c9e41d07b3a.png", "image/png"],
+      ]
+    ) {
+      const response = await fetch(origin + path);
+      assert.equal(response.status, 200, path);
+      assert.ok(response.headers.get("content-type")?.startsWith(type), path);
+      assert.equal(response.headers.get("x-content-type-options"), "nosniff");
+      await response.body?.cancel();
+    }
+    const folder = await fetch(origin + "/en", { redirect: "manual" });
+    assert.equal(folder.status, 308);
+    assert.equal(folder.headers.get("location"), "/en/");
+    // Nothing outside dist/, no dotfile, no encoded way around either.
+    for (
+      const path of [
+        "/../package.json",
+        "/%2e%2e/package.json",
+        "/..%2fpackage.json",
+        "/en/..%2f..%2fpackage.json",
+        "/%2e%2e%5cpackage.json",
+        "/.gitignore",
+        "/%2egitignore",
+        "/images/%00.png",
+      ]
+    ) {
+      const response = await fetch(origin + path);
+      assert.equal(response.status, 404, path);
+      await response.body?.cancel();
+    }
+    const post = await fetch(origin + "/en/", { method: "POST" });
+    assert.equal(post.status, 405);
+    await post.body?.cancel();
+
+    // The overlay's loader from the same origin.
+    const loader = await fetch(origin + "/_inpage/loader.js");
+    assert.equal(loader.status, 200);
+    assert.match(
+      loader.headers.get("content-type") ?? "",
+      /^(text|application)\/javascript/,
+    );
+    await loader.body?.cancel();
+
+    await using browser = await launchChromium(work);
+    const page = await browser.context.newPage();
+    const requested: string[] = [];
+    page.on("request", (request) => void requested.push(request.url()));
+    await page.goto(origin + "/en/");
+    assert.equal(
+      await page.locator('[data-inpage-text="/sections/0/heading"]')
+        .textContent(),
+      "Small sites, edited in place",
+    );
+    assert.equal(
+      await page.locator("[data-inpage-page]").getAttribute(
+        "data-inpage-page",
+      ),
+      EN_HOME,
+    );
+
+    // Log in, read, publish: the routes of the same origin, with the
+    // session cookie the browser keeps.
+    const result = await page.evaluate(async ({ key, path }) => {
+      const json = async (response: Response) => ({
+        status: response.status,
+        body: await response.json(),
+      });
+      const login = await json(
+        await fetch("/api/auth", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ key }),
+        }),
+      );
+      const read = await json(
+        await fetch(`/api/content?path=${encodeURIComponent(path)}`),
+      );
+      const page = JSON.parse(read.body.content);
+      page.sections[0].heading = "Published from the built site";
+      const save = await json(
+        await fetch("/api/save", {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            path,
+            content: JSON.stringify(page),
+            version: read.body.version,
+            message: "Edit the heading on the deployed site",
+          }),
+        }),
+      );
+      return { login, read, save };
+    }, { key, path: EN_HOME });
+    assert.equal(result.login.status, 200);
+    assert.equal(result.read.status, 200);
+    assert.equal(result.read.body.content, files[EN_HOME]);
+    assert.equal(result.save.status, 200, JSON.stringify(result.save.body));
+
+    // The double holds the commit: the new file, with the message.
+    const stored = new TextDecoder().decode(github.files.get(EN_HOME));
+    assert.equal(
+      JSON.parse(stored).sections[0].heading,
+      "Published from the built site",
+    );
+    const put = github.requests.find((request) => request.method === "PUT");
+    assert.equal(put?.body?.message, "Edit the heading on the deployed site");
+    assert.ok(put?.authorized);
+
+    // Every request the page made went to its own origin.
+    assert.ok(requested.length >= 4, requested.join("\n"));
+    for (const url of requested) {
+      assert.equal(new URL(url).origin, origin, url);
+    }
+    assert.ok(requested.some((url) => url.endsWith("/_inpage/loader.js")));
+    assert.ok(requested.some((url) => url.includes("/api/save")));
+  } finally {
+    await Deno.remove(root, { recursive: true }).catch(() => {});
+    await Deno.remove(work, { recursive: true }).catch(() => {});
+  }
+});
