@@ -25,6 +25,10 @@
  * - Every property named `id` is a string `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`,
  *   unique in the page.
  * - Every property named `href` passes the link rule (`link_rule.ts`).
+ * - Keys are read as HTML attribute names (`attribute_rule.ts`): `style` and
+ *   event handlers (`on…`) are refused in any letter case, and a string under
+ *   any other URL-bearing name (`HREF`, `srcset`, `formaction`, `xlink:href`,
+ *   …) passes the link rule.
  * - Media: in every object with a `src` property, `src` is an image name
  *   (`media_rule.ts`), `width` and `height` when present are integers from 1
  *   to 10,000, and `alt` when present is plain text (no markup at all, not
@@ -38,6 +42,7 @@
  */
 
 import { invalidContent } from "./http_error.ts";
+import { attributeKind, FORBIDDEN, URL_VALUED } from "./attribute_rule.ts";
 import { isSafeLink } from "./link_rule.ts";
 import { isPlainText, markupFailure } from "./markup_rule.ts";
 import { isImageName } from "./media_rule.ts";
@@ -178,6 +183,8 @@ class PageWalk {
   readonly #ids = new Set<string>();
   /** Keys already accepted in this page, and their sanitised names. */
   readonly #names = new Map<string, string>();
+  /** Accepted names whose string values pass the link rule (`attribute_rule.ts`). */
+  readonly #urlNames = new Set<string>();
   #values = 1;
   /** Keys seen, to compare with the members written in the text. */
   keys = 0;
@@ -275,6 +282,9 @@ class PageWalk {
           : this.#cleanString(value, flags, place, key);
         if (name === "id") this.#checkId(clean, place, key);
         else if (name === "href") checkHref(clean, place, key);
+        else if (typeof name === "string" && this.#urlNames.has(name)) {
+          checkHref(clean, place, key);
+        }
         return clean;
       }
       case "number":
@@ -363,6 +373,16 @@ class PageWalk {
     }
     if (RESERVED_KEYS.has(name)) {
       throw invalidContent(pointer(place, key), "Page has a reserved key");
+    }
+    const kind = attributeKind(name);
+    if (kind === FORBIDDEN) {
+      throw invalidContent(
+        pointer(place, key),
+        "Page has a key that HTML reads as an event handler or style",
+      );
+    }
+    if (kind === URL_VALUED && name !== "href" && name !== "src") {
+      this.#urlNames.add(name);
     }
     // Only a key that holds `<` or `&` or that sanitising changed (which
     // markupFailure checks again) may hold markup.
