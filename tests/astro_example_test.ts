@@ -1,0 +1,96 @@
+/**
+ * The Astro example's own files, checked fast in the main suite (its
+ * Chromium tests run in `deno task test-astro`): every page passes the page
+ * rules unchanged, every media object names a file under public/images/
+ * with its real dimensions, the layout loads the overlay, the templates use
+ * the regions helper, and the npm packages are pinned.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { imageHeader } from "../lib/image_header.ts";
+import { pageRules } from "../lib/page_rules.ts";
+import { EXAMPLE } from "../examples/astro/demo.ts";
+
+const PAGES = join(EXAMPLE, "src/content/pages");
+
+async function pages(): Promise<[string, string][]> {
+  const out: [string, string][] = [];
+  for await (const locale of Deno.readDir(PAGES)) {
+    for await (const file of Deno.readDir(join(PAGES, locale.name))) {
+      const path = `${locale.name}/${file.name}`;
+      out.push([path, await Deno.readTextFile(join(PAGES, path))]);
+    }
+  }
+  return out.sort();
+}
+
+function media(value: unknown, found: Record<string, unknown>[] = []) {
+  if (Array.isArray(value)) value.forEach((item) => media(item, found));
+  else if (typeof value === "object" && value !== null) {
+    const record = value as Record<string, unknown>;
+    if ("src" in record) found.push(record);
+    Object.values(record).forEach((item) => media(item, found));
+  }
+  return found;
+}
+
+Deno.test("astro example: en and fr, home and about, each written as the routes would write it", async () => {
+  const all = await pages();
+  assert.deepEqual(all.map(([path]) => path), [
+    "en/about.json",
+    "en/home.json",
+    "fr/about.json",
+    "fr/home.json",
+  ]);
+  for (const [path, text] of all) {
+    assert.equal(pageRules(text), text, path);
+  }
+});
+
+Deno.test("astro example: every image is in public/images/ with the page's width and height", async () => {
+  let count = 0;
+  for (const [path, text] of await pages()) {
+    for (const image of media(JSON.parse(text))) {
+      const bytes = await Deno.readFile(
+        join(EXAMPLE, "public/images", String(image.src)),
+      );
+      const header = imageHeader(bytes);
+      assert.deepEqual(
+        [header.width, header.height],
+        [image.width, image.height],
+        `${path}: ${image.src}`,
+      );
+      count++;
+    }
+  }
+  assert.equal(count, 4);
+});
+
+Deno.test("astro example: the layout loads the overlay, the template writes regions with the helper, astro is pinned", async () => {
+  const layout = await Deno.readTextFile(
+    join(EXAMPLE, "src/layouts/Page.astro"),
+  );
+  assert.match(
+    layout,
+    /<script type="module" src="\/_inpage\/loader\.js"><\/script>/,
+  );
+  const template = await Deno.readTextFile(
+    join(EXAMPLE, "src/pages/[lang]/[...page].astro"),
+  );
+  assert.match(template, /from "@inpage\/editor\/regions"/);
+  for (const helper of ["page", "text", "html", "image"]) {
+    assert.match(template, new RegExp(`inpage\\.${helper}\\(`), helper);
+  }
+  assert.match(template, /<a \{\.\.\.item\.link\}/);
+  const manifest = JSON.parse(
+    await Deno.readTextFile(join(EXAMPLE, "package.json")),
+  );
+  assert.match(manifest.dependencies.astro, /^\d+\.\d+\.\d+$/);
+  const lock = JSON.parse(
+    await Deno.readTextFile(join(EXAMPLE, "package-lock.json")),
+  );
+  assert.equal(
+    lock.packages["node_modules/astro"].version,
+    manifest.dependencies.astro,
+  );
+});
