@@ -17,6 +17,8 @@ const regions = fileURLToPath(new URL("regions/mod.ts", root));
 
 export default defineConfig({
   redirects: { "/": "/en/" },
+  // The editor's bar sits at the bottom of the page, where the toolbar would.
+  devToolbar: { enabled: false },
   vite: {
     resolve: {
       alias: existsSync(regions) ? { "@inpage/editor/regions": regions } : {},
