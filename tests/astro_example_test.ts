@@ -94,3 +94,13 @@ Deno.test("astro example: the layout loads the overlay, the template writes regi
     manifest.dependencies.astro,
   );
 });
+
+Deno.test("astro example: its CI checks the pages with editor check, then builds, then deploys deploy.ts", async () => {
+  const workflow = await Deno.readTextFile(
+    join(EXAMPLE, ".github/workflows/deploy.yml"),
+  );
+  const check = workflow.indexOf("@inpage/editor@2/cli check --repo .");
+  const build = workflow.indexOf("npm:astro build");
+  const deploy = workflow.indexOf("entrypoint: deploy.ts");
+  assert.ok(check > 0 && check < build && build < deploy);
+});
