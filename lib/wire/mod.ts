@@ -1,0 +1,255 @@
+/**
+ * The wire shapes of the routes: what the browser sends and what it gets
+ * back, as zod schemas (`zod/mini`, small enough for the browser bundle).
+ * The server's shape checks and the browser client's types come from these
+ * schemas, so both sides agree on one definition. This folder imports only
+ * `zod/mini`: no HTTP plumbing, no host API.
+ *
+ * @example
+ * ```ts
+ * import { saveAnswer } from "./mod.ts";
+ *
+ * const answer = saveAnswer.parse({ version: "8d1e1f0f" });
+ * console.assert(answer.version === "8d1e1f0f");
+ * ```
+ *
+ * @module
+ */
+
+import * as z from "zod/mini";
+
+/** Longest site key accepted by `POST /api/auth`, in characters. */
+export const KEY_MAX = 256;
+/** Longest page path, in characters. */
+export const PATH_MAX = 120;
+/** Longest version sent back, in characters. */
+export const VERSION_MAX = 200;
+
+/**
+ * The body of `POST /api/auth`: `{ key }`.
+ *
+ * @example
+ * ```ts
+ * import { loginBody } from "./mod.ts";
+ *
+ * console.assert(loginBody.safeParse({ key: "k" }).success);
+ * ```
+ */
+export const loginBody: z.ZodMiniType<LoginBody> = z.object({
+  key: z.string().check(z.maxLength(KEY_MAX)),
+});
+/** The body of `POST /api/auth`. */
+export interface LoginBody {
+  /** The site key, at most 256 characters. */
+  key: string;
+}
+
+/**
+ * The answer of `POST /api/auth` and `DELETE /api/auth`: `{ ok: true }`.
+ *
+ * @example
+ * ```ts
+ * import { okAnswer } from "./mod.ts";
+ *
+ * console.assert(okAnswer.safeParse({ ok: true }).success);
+ * ```
+ */
+export const okAnswer: z.ZodMiniType<OkAnswer> = z.object({
+  ok: z.literal(true),
+});
+/** The answer of `POST /api/auth` and `DELETE /api/auth`. */
+export interface OkAnswer {
+  /** Always `true`. */
+  ok: true;
+}
+
+/**
+ * The answer of `GET /api/content`: the whole file as text and its version.
+ *
+ * @example
+ * ```ts
+ * import { contentAnswer } from "./mod.ts";
+ *
+ * const { content } = contentAnswer.parse({ content: "{}", version: "abc" });
+ * console.assert(content === "{}");
+ * ```
+ */
+export const contentAnswer: z.ZodMiniType<ContentAnswer> = z.object({
+  content: z.string(),
+  version: z.string(),
+});
+/** The answer of `GET /api/content`. */
+export interface ContentAnswer {
+  /** The whole page file as text. */
+  content: string;
+  /** Its version, to send back with the next publish. */
+  version: string;
+}
+
+/**
+ * The body of `POST /api/save`. The path's whitelist and the content's
+ * byte cap are checked by the server beside this shape.
+ *
+ * @example
+ * ```ts
+ * import { saveBody } from "./mod.ts";
+ *
+ * const body = {
+ *   path: "src/content/pages/en/home.json",
+ *   content: "{}",
+ *   version: "",
+ * };
+ * console.assert(saveBody.safeParse(body).success);
+ * ```
+ */
+export const saveBody: z.ZodMiniType<SaveBody> = z.object({
+  path: z.string().check(z.maxLength(PATH_MAX)),
+  content: z.string(),
+  version: z.string().check(z.maxLength(VERSION_MAX)),
+  message: z.optional(z.string()),
+});
+/** The body of `POST /api/save`. */
+export interface SaveBody {
+  /** The page path, `src/content/pages/{lang}/{page}.json`. */
+  path: string;
+  /** The whole page file as text. */
+  content: string;
+  /** The version read, or `""` for a new file. */
+  version: string;
+  /** The commit message. */
+  message?: string | undefined;
+}
+
+/**
+ * The answer of `POST /api/save`: the new version.
+ *
+ * @example
+ * ```ts
+ * import { saveAnswer } from "./mod.ts";
+ *
+ * console.assert(saveAnswer.safeParse({ version: "abc" }).success);
+ * ```
+ */
+export const saveAnswer: z.ZodMiniType<SaveAnswer> = z.object({
+  version: z.string(),
+});
+/** The answer of `POST /api/save`. */
+export interface SaveAnswer {
+  /** The new version. */
+  version: string;
+}
+
+/**
+ * The answer of `POST /api/upload`: the stored name and the image's size.
+ *
+ * @example
+ * ```ts
+ * import { uploadAnswer } from "./mod.ts";
+ *
+ * const image = { src: "team-3f2a9c1b7d4e.webp", width: 1200, height: 630 };
+ * console.assert(uploadAnswer.safeParse(image).success);
+ * ```
+ */
+export const uploadAnswer: z.ZodMiniType<UploadAnswer> = z.object({
+  src: z.string(),
+  width: z.int().check(z.positive()),
+  height: z.int().check(z.positive()),
+});
+/** The answer of `POST /api/upload`. */
+export interface UploadAnswer {
+  /** The stored file name, to copy as is into the page. */
+  src: string;
+  /** Width in pixels, read from the image header. */
+  width: number;
+  /** Height in pixels, read from the image header. */
+  height: number;
+}
+
+/**
+ * The stable reasons of a 422 `invalid_content`, beside `at`.
+ *
+ * @example
+ * ```ts
+ * import { INVALID_REASONS } from "./mod.ts";
+ *
+ * console.assert(INVALID_REASONS.includes("markup"));
+ * ```
+ */
+export const INVALID_REASONS = [
+  "json",
+  "shape",
+  "depth",
+  "size",
+  "key",
+  "duplicate_key",
+  "id",
+  "duplicate_id",
+  "media",
+  "link",
+  "markup",
+  "number",
+] as const;
+/** A stable reason of a 422 `invalid_content`. */
+export type InvalidReason = typeof INVALID_REASONS[number];
+
+/**
+ * What `kind` of a 415 `unsupported_format` may say was recognised.
+ *
+ * @example
+ * ```ts
+ * import { IMAGE_KINDS } from "./mod.ts";
+ *
+ * console.assert(IMAGE_KINDS.includes("gif"));
+ * ```
+ */
+export const IMAGE_KINDS = [
+  "jpeg",
+  "png",
+  "webp",
+  "gif",
+  "bmp",
+  "tiff",
+  "avif",
+  "heic",
+  "svg",
+  "ico",
+  "pdf",
+  "unknown",
+] as const;
+/** What a 415 `unsupported_format` says was recognised. */
+export type ImageKind = typeof IMAGE_KINDS[number];
+
+/**
+ * An error body: `{ error }`, where `error` is a code (or, on 429 and the
+ * auth route's 401, a sentence), with `at` and `reason` on 422 and `kind`
+ * on 415. Unknown fields are ignored.
+ *
+ * @example
+ * ```ts
+ * import { errorBody } from "./mod.ts";
+ *
+ * const body = errorBody.parse({
+ *   error: "invalid_content",
+ *   at: "/sections/0/body",
+ *   reason: "markup",
+ * });
+ * console.assert(body.at === "/sections/0/body");
+ * ```
+ */
+export const errorBody: z.ZodMiniType<ErrorBody> = z.object({
+  error: z.string(),
+  at: z.optional(z.string()),
+  reason: z.optional(z.string()),
+  kind: z.optional(z.string()),
+});
+/** An error body. */
+export interface ErrorBody {
+  /** The code, or a sentence on 429 and the auth route's 401. */
+  error: string;
+  /** JSON Pointer to the refused field (422). */
+  at?: string | undefined;
+  /** Stable reason of a 422. */
+  reason?: string | undefined;
+  /** What a 415 recognised. */
+  kind?: string | undefined;
+}
