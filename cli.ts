@@ -18,12 +18,12 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { hashKeyCommand, KeyInputError } from "./cli/hash_key.ts";
 import { ServeError, startServe } from "./cli/serve.ts";
 
-export { openLocalCheckout } from "./cli/local_checkout.ts";
+export { openLocalCheckout } from "./lib/repository/local/mod.ts";
 export type {
   LocalCheckout,
   LocalCheckoutFaults,
   LocalCheckoutOptions,
-} from "./cli/local_checkout.ts";
+} from "./lib/repository/local/mod.ts";
 export { ServeError, startServe } from "./cli/serve.ts";
 export type { RunningServe, ServeIo, ServeOptions } from "./cli/serve.ts";
 export { hashKeyCommand } from "./cli/hash_key.ts";

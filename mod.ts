@@ -50,16 +50,16 @@ export type {
   KvKey,
   KvStore,
   RouteContext,
-} from "./lib/env.ts";
+} from "./lib/http/env.ts";
 export {
   ConflictError,
   gitBlobSha,
   RepositoryError,
-} from "./lib/repository.ts";
+} from "./lib/repository/repository.ts";
 export type {
   Repository,
   RepositoryErrorCode,
   RepositoryFile,
-} from "./lib/repository.ts";
-export { hashKey, verifyKey } from "./lib/site_key.ts";
-export type { KeyHashParams } from "./lib/site_key.ts";
+} from "./lib/repository/repository.ts";
+export { hashKey, verifyKey } from "./lib/access/site_key.ts";
+export type { KeyHashParams } from "./lib/access/site_key.ts";

@@ -5,12 +5,12 @@
  * @module
  */
 
-import type { ClientInfo, Env, Handler } from "./lib/env.ts";
-import { errorResponse } from "./lib/error_response.ts";
-import { notFound } from "./lib/http_error.ts";
-import { clientTag } from "./lib/client_address.ts";
-import { logAnswer } from "./lib/route.ts";
-import { checkLocales, type RouterOptions } from "./lib/locales.ts";
+import type { ClientInfo, Env, Handler } from "./lib/http/env.ts";
+import { errorResponse } from "./lib/http/error_response.ts";
+import { notFound } from "./lib/http/http_error.ts";
+import { clientTag } from "./lib/http/client_address.ts";
+import { logAnswer } from "./lib/http/route.ts";
+import { checkLocales, type RouterOptions } from "./lib/pages/locales.ts";
 import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
 import { type ContentRoute, createContentRoute } from "./routes/content.ts";
 import { createSaveRoute, type SaveRoute } from "./routes/save.ts";

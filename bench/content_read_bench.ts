@@ -9,8 +9,8 @@
 
 import { join } from "node:path";
 import { createRouter } from "../mod.ts";
-import { openLocalCheckout } from "../cli/local_checkout.ts";
-import { hashKey } from "../lib/site_key.ts";
+import { openLocalCheckout } from "../lib/repository/local/mod.ts";
+import { hashKey } from "../lib/access/site_key.ts";
 
 const root = await Deno.makeTempDir({ prefix: "editor-read-bench-" });
 const path = "src/content/pages/en/home.json";

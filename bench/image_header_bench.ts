@@ -7,8 +7,8 @@
  * @module
  */
 
-import { imageHeader } from "../lib/image_header.ts";
-import { jpegOfSize, pngOfSize } from "../tests/image_fixtures.ts";
+import { imageHeader } from "../lib/images/image_header.ts";
+import { jpegOfSize, pngOfSize } from "../tests/support/image_fixtures.ts";
 
 const SIZE = 20_000_000;
 

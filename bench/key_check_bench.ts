@@ -6,7 +6,7 @@
  * Run: deno bench -A bench/key_check_bench.ts
  */
 
-import { hashKey, verifyKey } from "../lib/site_key.ts";
+import { hashKey, verifyKey } from "../lib/access/site_key.ts";
 
 const KEY = "correct horse battery staple";
 const phc = await hashKey(KEY);

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { readUploadForm } from "../lib/multipart.ts";
+import { readUploadForm } from "../lib/http/multipart.ts";
 
 const FILE_SIZE = 20_000_000;
 const CHUNK = 64 * 1024;

@@ -5,7 +5,7 @@
  *
  * `pageRules` keeps no verdict from one call to the next: the only thing it
  * remembers across pages is how parse5 reads a character reference such as
- * `&amp;` (`lib/character_reference.ts`), a bounded cache of readings of
+ * `&amp;` (`lib/pages/character_reference.ts`), a bounded cache of readings of
  * references, not of strings. So that no memory of a page can flatter it,
  * the second group publishes a different page at every iteration (every id,
  * heading, image, alt and rich-text string differs from the other pages');
@@ -15,7 +15,7 @@
  * @module
  */
 
-import { pageRules } from "../lib/page_rules.ts";
+import { pageRules } from "../lib/pages/page_rules.ts";
 
 const PAGE_BYTES = 100_000;
 

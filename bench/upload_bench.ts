@@ -10,8 +10,8 @@
  */
 
 import { createRouter } from "../mod.ts";
-import { openLocalCheckout } from "../cli/local_checkout.ts";
-import { pngOfSize } from "../tests/image_fixtures.ts";
+import { openLocalCheckout } from "../lib/repository/local/mod.ts";
+import { pngOfSize } from "../tests/support/image_fixtures.ts";
 
 const SIZE = 20_000_000;
 const file = pngOfSize(SIZE);
@@ -25,7 +25,7 @@ const body = new Uint8Array(await encoded.arrayBuffer());
 const kv = await Deno.openKv(":memory:");
 const router = createRouter({ locales: ["en"] });
 const key = "bench key";
-const { hashKey } = await import("../lib/site_key.ts");
+const { hashKey } = await import("../lib/access/site_key.ts");
 const keyHash = await hashKey(key, {
   memory: 64,
   iterations: 1,

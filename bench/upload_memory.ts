@@ -8,8 +8,8 @@
  */
 
 import { join } from "node:path";
-import { hashKey } from "../lib/site_key.ts";
-import { pngOfSize } from "../tests/image_fixtures.ts";
+import { hashKey } from "../lib/access/site_key.ts";
+import { pngOfSize } from "../tests/support/image_fixtures.ts";
 
 const SIZE = 20_000_000;
 const work = await Deno.makeTempDir({ prefix: "editor-upload-memory-" });

@@ -12,7 +12,7 @@ import {
   KEY_PARAM_LIMITS,
   type KeyHashParams,
   keyParamsProblem,
-} from "../lib/site_key.ts";
+} from "../lib/access/site_key.ts";
 import { type KeyInput, KeyInputError, readKey } from "./read_key.ts";
 
 /** The options of `editor hash-key`. */

@@ -4,7 +4,7 @@
  * @module
  */
 
-import { BodyTooLargeError, readCapped } from "../lib/read_capped.ts";
+import { BodyTooLargeError, readCapped } from "../lib/http/read_capped.ts";
 
 /** Where a key is read from and prompts are written to. */
 export interface KeyInput {

@@ -7,11 +7,11 @@
 
 import { join, resolve } from "node:path";
 import { createRouter } from "../router.ts";
-import type { Env } from "../lib/env.ts";
-import { checkLocales } from "../lib/locales.ts";
-import { hashKey, parseKeyHash } from "../lib/site_key.ts";
-import { randomToken } from "../lib/random_token.ts";
-import { openLocalCheckout } from "./local_checkout.ts";
+import type { Env } from "../lib/http/env.ts";
+import { checkLocales } from "../lib/pages/locales.ts";
+import { hashKey, parseKeyHash } from "../lib/access/site_key.ts";
+import { randomToken } from "../lib/access/random_token.ts";
+import { openLocalCheckout } from "../lib/repository/local/mod.ts";
 import { createDemoSite } from "./demo_site.ts";
 
 /** The options of `editor serve`. */

@@ -4,19 +4,27 @@
  * @module
  */
 
-import type { Handler } from "../lib/env.ts";
-import { HttpError } from "../lib/http_error.ts";
-import { jsonResponse } from "../lib/json_response.ts";
-import { kvOf } from "../lib/kv_binding.ts";
-import { limitRate } from "../lib/rate_limit.ts";
-import { readCapped } from "../lib/read_capped.ts";
-import { checkDeclaredSize } from "../lib/read_body.ts";
-import { dispatch, type Exchange, handler } from "../lib/route.ts";
-import { clearedCookies, closeSession, openSession } from "../lib/session.ts";
-import { isCrossSite } from "../lib/cross_site.ts";
-import { KEY_MAX, KeyCheckBusyError, verifyKey } from "../lib/site_key.ts";
-import { isJsonRequest, parseJsonBytes } from "../lib/json_body.ts";
-import { logNotice } from "../lib/log.ts";
+import type { Handler } from "../lib/http/env.ts";
+import { HttpError } from "../lib/http/http_error.ts";
+import { jsonResponse } from "../lib/http/json_response.ts";
+import { kvOf } from "../lib/access/kv_binding.ts";
+import { limitRate } from "../lib/access/rate_limit.ts";
+import { readCapped } from "../lib/http/read_capped.ts";
+import { checkDeclaredSize } from "../lib/http/read_body.ts";
+import { dispatch, type Exchange, handler } from "../lib/http/route.ts";
+import {
+  clearedCookies,
+  closeSession,
+  openSession,
+} from "../lib/access/session.ts";
+import { isCrossSite } from "../lib/access/cross_site.ts";
+import {
+  KEY_MAX,
+  KeyCheckBusyError,
+  verifyKey,
+} from "../lib/access/site_key.ts";
+import { isJsonRequest, parseJsonBytes } from "../lib/http/json_body.ts";
+import { logNotice } from "../lib/http/log.ts";
 
 /** The handlers of `/api/auth`. */
 export interface AuthRoute {

@@ -4,15 +4,15 @@
  * @module
  */
 
-import type { Handler } from "../lib/env.ts";
-import { notFound } from "../lib/http_error.ts";
-import { jsonResponse } from "../lib/json_response.ts";
-import { pathParameter } from "../lib/page_request.ts";
-import { limitRate } from "../lib/rate_limit.ts";
-import { requireRepository } from "../lib/repository_from_env.ts";
-import { dispatch, handler } from "../lib/route.ts";
-import { requireSession } from "../lib/session.ts";
-import { checkLocales, type RouterOptions } from "../lib/locales.ts";
+import type { Handler } from "../lib/http/env.ts";
+import { notFound } from "../lib/http/http_error.ts";
+import { jsonResponse } from "../lib/http/json_response.ts";
+import { pathParameter } from "../lib/http/page_request.ts";
+import { limitRate } from "../lib/access/rate_limit.ts";
+import { requireRepository } from "../lib/repository/from_env.ts";
+import { dispatch, handler } from "../lib/http/route.ts";
+import { requireSession } from "../lib/access/session.ts";
+import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
 
 /** The handlers of `/api/content`. */
 export interface ContentRoute {

@@ -5,17 +5,17 @@
  * @module
  */
 
-import { cleanCommitMessage } from "../lib/commit_message.ts";
-import type { Handler } from "../lib/env.ts";
-import { jsonResponse } from "../lib/json_response.ts";
-import { checkLocales, type RouterOptions } from "../lib/locales.ts";
-import { ENVELOPE_MAX, saveRequest } from "../lib/page_request.ts";
-import { pageRules } from "../lib/page_rules.ts";
-import { limitRate } from "../lib/rate_limit.ts";
-import { checkDeclaredSize, receiveBody } from "../lib/read_body.ts";
-import { requireRepository } from "../lib/repository_from_env.ts";
-import { dispatch, handler } from "../lib/route.ts";
-import { requireSession } from "../lib/session.ts";
+import { cleanCommitMessage } from "../lib/repository/commit_message.ts";
+import type { Handler } from "../lib/http/env.ts";
+import { jsonResponse } from "../lib/http/json_response.ts";
+import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
+import { ENVELOPE_MAX, saveRequest } from "../lib/http/page_request.ts";
+import { pageRules } from "../lib/pages/page_rules.ts";
+import { limitRate } from "../lib/access/rate_limit.ts";
+import { checkDeclaredSize, receiveBody } from "../lib/http/read_body.ts";
+import { requireRepository } from "../lib/repository/from_env.ts";
+import { dispatch, handler } from "../lib/http/route.ts";
+import { requireSession } from "../lib/access/session.ts";
 
 /** The handlers of `/api/save`. */
 export interface SaveRoute {

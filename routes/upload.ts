@@ -8,22 +8,22 @@
  */
 
 import { sha256Hex } from "../lib/digest.ts";
-import type { Handler } from "../lib/env.ts";
-import { imageHeader } from "../lib/image_header.ts";
-import { checkUploadName, imageName } from "../lib/image_name.ts";
-import { jsonResponse } from "../lib/json_response.ts";
-import { readUploadForm } from "../lib/multipart.ts";
-import { limitRate } from "../lib/rate_limit.ts";
-import { checkDeclaredSize } from "../lib/read_body.ts";
+import type { Handler } from "../lib/http/env.ts";
+import { imageHeader } from "../lib/images/image_header.ts";
+import { checkUploadName, imageName } from "../lib/images/image_name.ts";
+import { jsonResponse } from "../lib/http/json_response.ts";
+import { readUploadForm } from "../lib/http/multipart.ts";
+import { limitRate } from "../lib/access/rate_limit.ts";
+import { checkDeclaredSize } from "../lib/http/read_body.ts";
 import {
   ConflictError,
   gitBlobSha,
   type Repository,
   RepositoryError,
-} from "../lib/repository.ts";
-import { requireRepository } from "../lib/repository_from_env.ts";
-import { dispatch, handler } from "../lib/route.ts";
-import { requireSession } from "../lib/session.ts";
+} from "../lib/repository/repository.ts";
+import { requireRepository } from "../lib/repository/from_env.ts";
+import { dispatch, handler } from "../lib/http/route.ts";
+import { requireSession } from "../lib/access/session.ts";
 
 /** The handlers of `/api/upload`. */
 export interface UploadRoute {

@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { imageHeader } from "../lib/image_header.ts";
-import { pageRules } from "../lib/page_rules.ts";
+import { imageHeader } from "../lib/images/image_header.ts";
+import { pageRules } from "../lib/pages/page_rules.ts";
 import { EXAMPLE } from "../examples/astro/demo.ts";
 
 const PAGES = join(EXAMPLE, "src/content/pages");

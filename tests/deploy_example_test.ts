@@ -4,10 +4,10 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startGitHubDouble } from "./github_double.ts";
-import { fastHash } from "./support.ts";
-import { gitHashObject, HOME, HOME_TEXT } from "./site_support.ts";
-import { ROOT } from "./cli_support.ts";
+import { startGitHubDouble } from "./support/github_double.ts";
+import { fastHash } from "./support/helpers.ts";
+import { gitHashObject, HOME, HOME_TEXT } from "./support/site.ts";
+import { ROOT } from "./support/cli.ts";
 
 Deno.test("the Deno Deploy entry point serves log in, read, publish and log out against GitHub", async () => {
   await using github = startGitHubDouble({ files: { [HOME]: HOME_TEXT } });

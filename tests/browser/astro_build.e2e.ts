@@ -13,8 +13,8 @@ import {
   copyExample,
   installPackages,
 } from "../../examples/astro/demo.ts";
-import { startGitHubDouble } from "../github_double.ts";
-import { fastHash } from "../support.ts";
+import { startGitHubDouble } from "../support/github_double.ts";
+import { fastHash } from "../support/helpers.ts";
 import {
   EN_HOME,
   launchChromium,

@@ -19,7 +19,7 @@ import {
   startAstroDev,
   startEditorProxy,
 } from "../../examples/astro/demo.ts";
-import { fastHash } from "../support.ts";
+import { fastHash } from "../support/helpers.ts";
 import { EN_HOME, launchChromium, until } from "./astro_support.ts";
 
 const KEY = "astro dev key";

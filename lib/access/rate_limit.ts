@@ -1,0 +1,69 @@
+/**
+ * The first check of every route: the rate budget of the route for the
+ * client, with the documented 429 answers.
+ *
+ * @module
+ */
+
+import type { Env } from "../http/env.ts";
+import { now } from "../http/env.ts";
+import { HttpError } from "../http/http_error.ts";
+import { kvOf } from "./kv_binding.ts";
+import { type Budget, peekSlot } from "./rate_window.ts";
+
+/** The routes that have a budget. */
+export type RateRoute = "auth" | "content" | "save" | "upload";
+
+const MINUTE = 60_000;
+
+/** The budgets of the route reference, §8. */
+export const BUDGETS: Readonly<Record<RateRoute, Budget>> = Object.freeze({
+  auth: { limit: 5, windowMs: 15 * MINUTE },
+  content: { limit: 60, windowMs: 5 * MINUTE },
+  save: { limit: 30, windowMs: 5 * MINUTE },
+  upload: { limit: 30, windowMs: 15 * MINUTE },
+});
+
+/**
+ * The rate check, first of every route: refuses a client already over the
+ * route's budget. The slot itself is taken by calling the returned function
+ * once the request has passed its identity check, so that requests a
+ * cross-site page makes from an editor's browser never spend the editor's
+ * budget.
+ *
+ * @param env the host's bindings (`RATE_LIMIT`, the clock)
+ * @param route which budget
+ * @param client the client's tag
+ * @returns a function that takes the slot (429 if it was lost meanwhile)
+ * @throws {HttpError} 429 with `retry-after` when the budget is spent, 503
+ *   when `RATE_LIMIT` is missing
+ */
+export async function limitRate(
+  env: Env,
+  route: RateRoute,
+  client: string,
+): Promise<() => Promise<void>> {
+  const peek = await peekSlot(
+    kvOf(env),
+    ["editor", "rate", route, client],
+    BUDGETS[route],
+    () => now(env),
+  );
+  if (!peek.ok) throw tooMany(route, peek.retryAfterSeconds);
+  return async () => {
+    const taken = await peek.take();
+    if (!taken.ok) throw tooMany(route, taken.retryAfterSeconds);
+  };
+}
+
+function tooMany(route: RateRoute, seconds: number): HttpError {
+  const minutes = Math.max(1, Math.ceil(seconds / 60));
+  const lead = route === "auth" ? "Trop de tentatives" : "Trop de requêtes";
+  return new HttpError(
+    429,
+    { error: `${lead}. Réessayez dans ${minutes} min.` },
+    `${route} budget spent, retry after ${seconds} s`,
+    { "retry-after": String(seconds) },
+    "rate_limited",
+  );
+}

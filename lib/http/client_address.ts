@@ -1,0 +1,133 @@
+/**
+ * Who is asking, for rate windows and logs: the peer address, or the address
+ * a trusted proxy put in its header, IPv6 grouped by /64.
+ *
+ * The proxy's header is read from the right: a proxy appends the address it
+ * saw to `X-Forwarded-For`, after whatever the client sent, so only the last
+ * entry is its own (DESIGN.md says the first, which a client can forge to
+ * escape its rate budget or to spend someone else's). Headers holding one
+ * address, such as `CF-Connecting-IP`, read the same either way.
+ *
+ * @module
+ */
+
+import { hmacSha256Hex } from "../digest.ts";
+import type { ClientInfo, Env } from "./env.ts";
+
+/** The bucket used when no address is known. */
+export const SHARED_CLIENT = "shared";
+
+const IPV4 =
+  /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+
+/**
+ * The client's rate bucket: an IPv4 address, an IPv6 /64 prefix, or
+ * `"shared"` when neither the proxy header (its last address) nor the peer
+ * gives a valid one.
+ *
+ * @param request the incoming request
+ * @param env the host's variables (`EDITOR_CLIENT_IP_HEADER`)
+ * @param info the connection info
+ * @returns a normalised address or prefix
+ */
+export function clientAddress(
+  request: Request,
+  env: Env,
+  info: ClientInfo | undefined,
+): string {
+  const header = env.EDITOR_CLIENT_IP_HEADER;
+  if (header) {
+    let value: string | null = null;
+    try {
+      value = request.headers.get(header);
+    } catch {
+      // Not a valid header name: the host's setting is unusable, fall back.
+    }
+    const last = value?.split(",").at(-1)?.trim();
+    const grouped = last ? groupAddress(last) : undefined;
+    if (grouped) return grouped;
+  }
+  const remote = info?.remoteAddr;
+  const peer = remote && "hostname" in remote ? remote.hostname : undefined;
+  return (peer && groupAddress(peer)) || SHARED_CLIENT;
+}
+
+/**
+ * A client address in its bucket form: IPv4 as is, IPv4-mapped IPv6 as
+ * IPv4, other IPv6 as its first 64 bits (`2001:db8:0:1::/64`).
+ *
+ * @param address an address as written in a header or by the host
+ * @returns the bucket, or `undefined` when it is not an IP address
+ */
+export function groupAddress(address: string): string | undefined {
+  let text = address.trim();
+  if (text.startsWith("[")) {
+    const end = text.indexOf("]");
+    if (end < 0) return undefined;
+    text = text.slice(1, end);
+  }
+  if (IPV4.test(text)) return text;
+  const groups = ipv6Groups(text);
+  if (!groups) return undefined;
+  const mapped = groups.slice(0, 5).every((g) => g === 0) &&
+    groups[5] === 0xffff;
+  if (mapped) {
+    const [hi = 0, lo = 0] = groups.slice(6);
+    return [hi >> 8, hi & 255, lo >> 8, lo & 255].join(".");
+  }
+  return groups.slice(0, 4).map((g) => g.toString(16)).join(":") + "::/64";
+}
+
+function ipv6Groups(text: string): number[] | undefined {
+  const zone = text.indexOf("%");
+  const bare = zone < 0 ? text : text.slice(0, zone);
+  if (!/^[0-9A-Fa-f:.]+$/.test(bare)) return undefined;
+  const halves = bare.split("::");
+  if (halves.length > 2) return undefined;
+  const parse = (part: string): number[] | undefined => {
+    if (part === "") return [];
+    const out: number[] = [];
+    const pieces = part.split(":");
+    for (const [index, piece] of pieces.entries()) {
+      if (index === pieces.length - 1 && IPV4.test(piece)) {
+        const [a = 0, b = 0, c = 0, d = 0] = piece.split(".").map(Number);
+        out.push((a << 8) | b, (c << 8) | d);
+      } else if (/^[0-9A-Fa-f]{1,4}$/.test(piece)) {
+        out.push(parseInt(piece, 16));
+      } else {
+        return undefined;
+      }
+    }
+    return out;
+  };
+  const head = parse(halves[0] ?? "");
+  const tail = halves.length === 2 ? parse(halves[1] ?? "") : [];
+  if (!head || !tail) return undefined;
+  if (halves.length === 1) return head.length === 8 ? head : undefined;
+  const missing = 8 - head.length - tail.length;
+  if (missing < 1) return undefined;
+  return [...head, ...new Array<number>(missing).fill(0), ...tail];
+}
+
+/**
+ * A short, stable tag for a client, used in rate keys and logs so that
+ * addresses are neither stored nor written in clear: an HMAC of its bucket
+ * keyed with the deployment's key hash, so that a tag in a log cannot be
+ * reversed by hashing every IPv4 address.
+ *
+ * @param request the incoming request
+ * @param env the host's variables (`EDITOR_CLIENT_IP_HEADER`, the key hash)
+ * @param info the connection info
+ * @returns 16 hex digits
+ */
+export function clientTag(
+  request: Request,
+  env: Env,
+  info: ClientInfo | undefined,
+): Promise<string> {
+  const address = clientAddress(request, env, info);
+  return Promise.resolve(
+    hmacSha256Hex(`inpage-editor client ${env.EDITOR_KEY_HASH ?? ""}`, address)
+      .slice(0, 16),
+  );
+}

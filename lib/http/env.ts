@@ -1,0 +1,110 @@
+/**
+ * What a host passes to the routes: its variables and bindings.
+ *
+ * @module
+ */
+
+import type { Repository } from "../repository/repository.ts";
+
+/** A key in a Deno KV store. */
+export type KvKey =
+  readonly (string | number | bigint | boolean | Uint8Array)[];
+
+/** An entry read from a KV store; `versionstamp` is `null` when absent. */
+export interface KvEntry<T> {
+  /** The value, or `null` when absent. */
+  readonly value: T | null;
+  /** The entry's version, or `null` when absent. */
+  readonly versionstamp: string | null;
+}
+
+/** The result of an atomic commit. */
+export type KvCommitResult = {
+  readonly ok: true;
+  readonly versionstamp: string;
+} | {
+  readonly ok: false;
+};
+
+/** An atomic operation: checks, then mutations, all or nothing. */
+export interface KvAtomic {
+  /** Fails the commit unless each key still has the given versionstamp. */
+  check(...checks: { key: KvKey; versionstamp: string | null }[]): this;
+  /** Sets a value, optionally expiring after `expireIn` milliseconds. */
+  set(key: KvKey, value: unknown, options?: { expireIn?: number }): this;
+  /** Commits the operation. */
+  commit(): Promise<KvCommitResult | { readonly ok: false }>;
+}
+
+/**
+ * The subset of `Deno.Kv` the package uses, so that `Deno.openKv()` or the
+ * same API on another runtime (`@deno/kv` on Node) can be passed.
+ */
+export interface KvStore {
+  /** Reads one entry. */
+  get<T = unknown>(key: KvKey): Promise<KvEntry<T>>;
+  /** Sets one entry, optionally expiring after `expireIn` milliseconds. */
+  set(
+    key: KvKey,
+    value: unknown,
+    options?: { expireIn?: number },
+  ): Promise<unknown>;
+  /** Deletes one entry. */
+  delete(key: KvKey): Promise<void>;
+  /** Starts an atomic operation. */
+  atomic(): KvAtomic;
+}
+
+/** The host's variables and bindings, as DESIGN.md lists them. */
+export interface Env {
+  /** Deno KV (or the same API): rate windows and sessions. Required. */
+  RATE_LIMIT?: KvStore | undefined;
+  /** The argon2id PHC string made by `editor hash-key`. */
+  EDITOR_KEY_HASH?: string | undefined;
+  /** A GitHub token with contents read and write on the one repository. */
+  GITHUB_TOKEN?: string | undefined;
+  /** The repository as `owner/name`. */
+  GITHUB_REPOSITORY?: string | undefined;
+  /** The branch written to; default `main`. */
+  GITHUB_BRANCH?: string | undefined;
+  /** The REST API root; default `https://api.github.com`. */
+  GITHUB_API_URL?: string | undefined;
+  /** A repository used instead of GitHub (the CLI passes the local checkout). */
+  REPOSITORY?: Repository | undefined;
+  /** A header set by a trusted proxy that carries the client address. */
+  EDITOR_CLIENT_IP_HEADER?: string | undefined;
+  /** Receives each JSON log line; default `console.log`. */
+  EDITOR_LOG?: ((line: string) => void) | undefined;
+  /** The current time in milliseconds; default `Date.now`. For tests. */
+  EDITOR_CLOCK?: (() => number) | undefined;
+}
+
+/** What `Deno.serve` passes beside the request: the client's address. */
+export interface ClientInfo {
+  /**
+   * The peer's address: for TCP, `hostname` is its IP; a Unix socket or
+   * another transport has none (the client is then the shared bucket).
+   */
+  readonly remoteAddr?:
+    | { readonly hostname?: string | undefined }
+    | { readonly transport: string }
+    | undefined;
+}
+
+/** What every handler receives. */
+export interface RouteContext {
+  /** The incoming request. */
+  request: Request;
+  /** The host's variables and bindings. */
+  env: Env;
+  /** The connection info, when the host has it. */
+  info?: ClientInfo | undefined;
+}
+
+/** A route handler: a plain Web handler over a context. */
+export type Handler = (context: RouteContext) => Promise<Response>;
+
+/** The current time of a context, in milliseconds. */
+export function now(env: Env): number {
+  return env.EDITOR_CLOCK ? env.EDITOR_CLOCK() : Date.now();
+}

@@ -1,0 +1,117 @@
+/**
+ * The shape of the page routes' input: the `path` query parameter of
+ * `/api/content` and the JSON envelope of `/api/save`.
+ *
+ * @module
+ */
+
+import { badRequest, tooLarge } from "./http_error.ts";
+import { isJsonRequest, parseJsonBytes } from "./json_body.ts";
+import { isPagePath } from "../pages/page_path.ts";
+
+/** Largest page content, in bytes of UTF-8. */
+export const CONTENT_MAX = 100_000;
+
+/** Largest JSON envelope of `/api/save`, in bytes. */
+export const ENVELOPE_MAX = 128_000;
+
+/** Longest version sent back, in characters. */
+export const VERSION_MAX = 200;
+
+/** A publish request, checked. */
+export interface SaveRequest {
+  /** The page path, whitelisted. */
+  path: string;
+  /** The whole page file as text, at most 100,000 bytes. */
+  content: string;
+  /** The version read, or `""` for a new file. */
+  version: string;
+  /** The requested commit message, not yet cleaned. */
+  message: string | undefined;
+}
+
+/**
+ * The `path` query parameter of a content request.
+ *
+ * @param request the incoming request
+ * @param locales the site's locales
+ * @returns the whitelisted path
+ * @throws {HttpError} 400 when missing, repeated or outside the whitelist
+ */
+export function pathParameter(
+  request: Request,
+  locales: readonly string[],
+): string {
+  const paths = new URL(request.url).searchParams.getAll("path");
+  const [path] = paths;
+  if (paths.length !== 1 || path === undefined) {
+    throw badRequest(`expected one path parameter, got ${paths.length}`);
+  }
+  if (!isPagePath(path, locales)) {
+    throw badRequest("path outside the whitelist");
+  }
+  return path;
+}
+
+/**
+ * Reads the fields of a publish envelope already received within its cap:
+ * the content's own cap first (a size check), then the shape.
+ *
+ * @param request the incoming request, for its media type
+ * @param bytes the body
+ * @param locales the site's locales
+ * @returns the checked fields
+ * @throws {HttpError} 413 when the content is over 100,000 bytes, 400 for
+ *   an unreadable body, a missing field, a path outside the whitelist or a
+ *   version over 200 characters
+ */
+export function saveRequest(
+  request: Request,
+  bytes: Uint8Array,
+  locales: readonly string[],
+): SaveRequest {
+  if (!isJsonRequest(request)) throw badRequest("body is not application/json");
+  const body = parseJsonBytes(bytes);
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw badRequest("body is not a JSON object");
+  }
+  const { path, content, version, message } = body as Record<string, unknown>;
+  if (typeof content === "string" && utf8Length(content) > CONTENT_MAX) {
+    throw tooLarge(`content over ${CONTENT_MAX} bytes`);
+  }
+  if (typeof path !== "string" || !isPagePath(path, locales)) {
+    throw badRequest("path missing or outside the whitelist");
+  }
+  if (typeof content !== "string") throw badRequest("content missing");
+  if (typeof version !== "string") throw badRequest("version missing");
+  if (version.length > VERSION_MAX) {
+    throw badRequest(`version over ${VERSION_MAX} characters`);
+  }
+  if (message !== undefined && typeof message !== "string") {
+    throw badRequest("message is not a string");
+  }
+  return { path, content, version, message };
+}
+
+/**
+ * The UTF-8 length of a string, without encoding it.
+ *
+ * @param text the string
+ * @returns its length in bytes (lone surrogates count as U+FFFD, 3 bytes)
+ */
+export function utf8Length(text: string): number {
+  let length = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0x80) length += 1;
+    else if (code < 0x800) length += 2;
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        length += 4;
+        i++;
+      } else length += 3;
+    } else length += 3;
+  }
+  return length;
+}

@@ -1,0 +1,101 @@
+/**
+ * Rewrites the name given to an uploaded image into the stored name: a slug
+ * of the given name, the first 12 hex digits of the bytes' SHA-256, and the
+ * extension of the format recognised from the bytes. The same bytes under
+ * the same name always give the same stored name.
+ *
+ * Pure: no I/O, no `Deno.*`, safe for any host.
+ *
+ * @module
+ */
+
+import { badRequest } from "../http/http_error.ts";
+import { isImageName } from "../pages/media_rule.ts";
+
+/** Longest accepted upload name, in characters (Unicode code points). */
+export const UPLOAD_NAME_MAX = 200;
+
+const SLUG_MAX = 60;
+const HASH_DIGITS = 12;
+const EXTENSIONS = { jpeg: "jpg", png: "png", webp: "webp" } as const;
+const IMAGE_EXTENSION = /\.(?:jpe?g|png|webp|gif|avif|heic|bmp|tiff?)$/i;
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/**
+ * The shape check of an upload's name: at most 200 characters (code points).
+ *
+ * @param given the name sent with the upload, if any
+ * @throws {HttpError} 400 `bad_request` when it is longer
+ */
+export function checkUploadName(given: string | undefined): void {
+  if (given !== undefined && codePoints(given) > UPLOAD_NAME_MAX) {
+    throw badRequest(`Upload name over ${UPLOAD_NAME_MAX} characters`);
+  }
+}
+
+/**
+ * Builds the stored name of an upload: `{slug}-{12 hex}.{jpg|png|webp}`.
+ *
+ * The slug comes from the given name: NFKD; surrounding white space and one
+ * final image-like extension dropped (`.jpg`, `.jpeg`, `.png`, `.webp`,
+ * `.gif`, `.avif`, `.heic`, `.bmp`, `.tif`, `.tiff`, any case); combining
+ * marks removed; lower case; runs of characters outside `a-z0-9` turned into
+ * `-`; trimmed of `-`; cut to 60 characters (and trimmed again). Without a
+ * name the slug is `image`.
+ *
+ * @example Rewriting a name
+ * ```ts
+ * import { imageName } from "./image_name.ts";
+ *
+ * const name = imageName("Café Crème.JPG", "ab".repeat(32), "jpeg");
+ * if (name !== "cafe-creme-abababababab.jpg") throw new Error(name);
+ * ```
+ *
+ * @param given the name sent with the upload, if any
+ * @param sha256Hex the SHA-256 of the uploaded bytes, 64 lowercase hex digits
+ * @param format the format recognised from the bytes
+ * @returns the stored name, which passes `isImageName`
+ * @throws {HttpError} 400 `bad_request` when the given name has more than 200
+ * characters, leaves an empty slug, or the result fails the media rule
+ * @throws {TypeError} when `sha256Hex` is not 64 lowercase hex digits
+ */
+export function imageName(
+  given: string | undefined,
+  sha256Hex: string,
+  format: "jpeg" | "png" | "webp",
+): string {
+  if (!SHA256_HEX.test(sha256Hex)) {
+    throw new TypeError("sha256Hex must be 64 lowercase hex digits");
+  }
+  let slug = "image";
+  if (given !== undefined) {
+    checkUploadName(given);
+    slug = slugify(given);
+    if (slug === "") throw badRequest("Upload name leaves an empty slug");
+  }
+  const name = `${slug}-${sha256Hex.slice(0, HASH_DIGITS)}.${
+    EXTENSIONS[format]
+  }`;
+  if (!isImageName(name)) {
+    throw badRequest("Rewritten upload name fails the media rule");
+  }
+  return name;
+}
+
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
+function slugify(given: string): string {
+  const slug = given
+    .normalize("NFKD")
+    .trim()
+    .replace(IMAGE_EXTENSION, "")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "");
+  return slug.slice(0, SLUG_MAX).replace(/-+$/, "");
+}

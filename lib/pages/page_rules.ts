@@ -1,0 +1,626 @@
+/**
+ * The page-file rules: what `/api/save` checks in a page and what it writes.
+ *
+ * The content is parsed with `JSON.parse`, then walked once, depth first and
+ * in document order, and sanitised in place: a string that sanitising
+ * changes is replaced, an object whose keys it changes is replaced by a
+ * null-prototype copy under the new names, and nothing else is copied, so
+ * that the page is written from what `JSON.parse` made. The walk checks the
+ * depth of a container before it looks inside, so it never goes deeper than
+ * the cap: a page nested 50,000 levels deep (which `JSON.parse` reads without
+ * recursion) is refused at level 33 and never overflows the call stack. Every
+ * failure is an `invalid_content` error (422) whose `at` is a JSON Pointer
+ * (RFC 6901) built from the keys as submitted, naming the first failing place
+ * found (`""` for the whole page).
+ *
+ * - Strings, keys included, are sanitised (see {@linkcode sanitiseText}) and
+ *   then go through the markup rule (`markup_rule.ts`).
+ * - The top level is an object; containers nest at most 32 deep (the top
+ *   level is depth 1); a page holds at most 20,000 values, containers
+ *   included.
+ * - Keys are 1 to 64 characters after sanitising, never `__proto__`,
+ *   `constructor` or `prototype`, and never equal to another key of the same
+ *   object, whether as written (which `JSON.parse` would silently merge) or
+ *   after sanitising.
+ * - Every property named `id` is a string `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`,
+ *   unique in the page.
+ * - Every property named `href` passes the link rule (`link_rule.ts`).
+ * - Keys are read as HTML attribute names (`attribute_rule.ts`): `style` and
+ *   event handlers (`on…`) are refused in any letter case, and a string under
+ *   any other URL-bearing name (`HREF`, `srcset`, `formaction`, `xlink:href`,
+ *   …) passes the link rule.
+ * - Media: in every object with a `src` property, `src` is an image name
+ *   (`media_rule.ts`), `width` and `height` when present are integers from 1
+ *   to 10,000, and `alt` when present is plain text (no markup at all, not
+ *   even a character reference).
+ * - Numbers are finite: `1e999` parses to `Infinity`, which would be written
+ *   as `null`, so it is refused.
+ *
+ * The byte cap on content belongs to the route, which checks it first.
+ *
+ * @module
+ */
+
+import { invalidContent } from "../http/http_error.ts";
+import { attributeKind, FORBIDDEN, URL_VALUED } from "./attribute_rule.ts";
+import { isSafeLink } from "./link_rule.ts";
+import { isPlainText, markupFailure } from "./markup_rule.ts";
+import { isImageName } from "./media_rule.ts";
+
+/** Deepest accepted nesting of containers; the top-level object is depth 1. */
+export const PAGE_DEPTH_MAX = 32;
+/** Most values a page may hold, containers included. */
+export const PAGE_VALUES_MAX = 20_000;
+/** Longest accepted key, in characters, after sanitising. */
+export const PAGE_KEY_MAX = 64;
+/** Smallest and largest accepted image side, in pixels. */
+const SIDE_MIN = 1;
+const SIDE_MAX = 10_000;
+
+const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+const RESERVED_KEYS: ReadonlySet<string> = new Set([
+  "__proto__",
+  "constructor",
+  "prototype",
+]);
+/** Anything the sanitiser may have to change, but Unicode normalisation. */
+// deno-lint-ignore no-control-regex
+const NEEDS_CLEANING = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\ud800-\udfff]/;
+// deno-lint-ignore no-control-regex
+const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
+// deno-lint-ignore no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
+/** Every code point below U+0300 is stable under NFC. */
+const MAY_COMPOSE = /[\u0300-\uffff]/;
+
+/** What a key or string needs, found by {@linkcode lookAt}. */
+const MAY_CHANGE = 1;
+const MAY_HOLD_MARKUP = 2;
+const HOLDS_COLON = 4;
+/** Strings up to this length are looked at one character at a time. */
+const SHORT_TEXT = 32;
+/** The flags of the code points below U+00A0 (from U+00A0 to U+02FF: none). */
+const LOW_FLAGS = Uint8Array.from(
+  { length: 0xa0 },
+  (_, code) =>
+    (code < 0x20 && code !== 0x09 && code !== 0x0a) || code >= 0x7f
+      ? MAY_CHANGE
+      : code === 0x3c || code === 0x26
+      ? MAY_HOLD_MARKUP
+      : code === 0x3a
+      ? HOLDS_COLON
+      : 0,
+);
+
+/** A container on the path from the top level, for error pointers. */
+interface Place {
+  readonly parent: Place | undefined;
+  /** Its key as submitted, or its index. */
+  readonly token: string;
+}
+
+/**
+ * Sanitises one string: lone surrogates become U+FFFD, `\r\n` and `\r`
+ * become `\n`, C0 controls but tab and line feed are dropped, DEL and C1
+ * controls are dropped, then the text is put in Unicode NFC.
+ *
+ * @param text the string as parsed
+ * @returns the string as written
+ */
+export function sanitiseText(text: string): string {
+  return (lookAt(text) & MAY_CHANGE) === 0 ? text : sanitiseChanged(text);
+}
+
+/** The sanitiser, on a string it may change. */
+function sanitiseChanged(text: string): string {
+  let clean = text;
+  if (NEEDS_CLEANING.test(clean)) {
+    clean = clean.toWellFormed().replace(/\r\n?/g, "\n").replace(CONTROLS, "");
+  }
+  return MAY_COMPOSE.test(clean) ? clean.normalize("NFC") : clean;
+}
+
+/**
+ * What a key or string needs: sanitising (it holds a C0 control but tab and
+ * line feed, DEL, a C1 control, or a code point from U+0300, which may be a
+ * surrogate or change under NFC), a markup check (it holds `<` or `&`), a
+ * count of its `:`. One flag for each, or 0 when it is written as parsed.
+ */
+function lookAt(text: string): number {
+  if (text.length <= SHORT_TEXT) {
+    let flags = 0;
+    for (let index = 0; index < text.length; index++) {
+      const code = text.charCodeAt(index);
+      flags |= code < 0xa0
+        ? LOW_FLAGS[code] as number
+        : code < 0x300
+        ? 0
+        : MAY_CHANGE;
+    }
+    return flags;
+  }
+  let flags = CONTROL.test(text) || MAY_COMPOSE.test(text) ? MAY_CHANGE : 0;
+  if (text.includes("<") || text.includes("&")) flags |= MAY_HOLD_MARKUP;
+  if (text.includes(":")) flags |= HOLDS_COLON;
+  return flags;
+}
+
+/**
+ * Checks and sanitises a page file.
+ *
+ * @param content the whole page file, as text
+ * @returns the text to write: the sanitised page as indented JSON and a final
+ *   line feed
+ * @throws {HttpError} 422 `invalid_content`, with `at`, on the first failure
+ */
+export function pageRules(content: string): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(content);
+  } catch {
+    throw invalidContent("", "Page is not valid JSON");
+  }
+  if (!isRecord(parsed)) {
+    throw invalidContent("", "Page top level is not an object");
+  }
+  const walk = new PageWalk();
+  const page = walk.object(parsed, undefined, 1);
+  if (walk.keys !== membersWritten(content, walk.colons)) {
+    const at = duplicateKeyPointer(content);
+    throw invalidContent(at ?? "", "Page has a key written twice");
+  }
+  return JSON.stringify(page, null, 2) + "\n";
+}
+
+/**
+ * The walk over one parsed page: its counters, its ids, the names of the keys
+ * it accepted. Each container is checked (depth, count, keys, media) when the
+ * walk reaches it, then its children in order, nested containers first
+ * (depth first, document order), so the first failure found is the first in
+ * the page; recursion goes one call deeper per level, at most 32.
+ */
+class PageWalk {
+  readonly #ids = new Set<string>();
+  /** Keys already accepted in this page, and their sanitised names. */
+  readonly #names = new Map<string, string>();
+  /** Accepted names whose string values pass the link rule (`attribute_rule.ts`). */
+  readonly #urlNames = new Set<string>();
+  #values = 1;
+  /** Keys seen, to compare with the members written in the text. */
+  keys = 0;
+  /** The `:` in the keys and strings seen. */
+  colons = 0;
+
+  /**
+   * Checks an object's keys and media, then its values.
+   *
+   * @returns the object, sanitised in place, or its copy under sanitised
+   *   names
+   */
+  object(
+    value: Record<string, unknown>,
+    place: Place | undefined,
+    depth: number,
+  ): Record<string, unknown> {
+    if (depth > PAGE_DEPTH_MAX) {
+      throw invalidContent(pointer(place), "Page is nested too deep");
+    }
+    const keys = Object.keys(value);
+    const size = keys.length;
+    this.keys += size;
+    this.#count(size, place, keys);
+    let names: string[] = keys;
+    for (let index = 0; index < size; index++) {
+      const key = keys[index] as string;
+      const name = this.#cleanKey(key, place);
+      if (name !== key) {
+        if (names === keys) names = keys.slice();
+        names[index] = name;
+      }
+    }
+    let target = value;
+    if (names !== keys) {
+      checkRenamed(keys, names, place);
+      // Names are never `__proto__`: each assignment creates an own property.
+      target = Object.create(null);
+      for (let index = 0; index < size; index++) {
+        target[names[index] as string] = value[keys[index] as string];
+      }
+    }
+    if (names.includes("src")) checkMedia(value, keys, names, place);
+    // In the order of Object.keys, read at once rather than key by key.
+    const values = Object.values(value);
+    for (let index = 0; index < size; index++) {
+      const child = values[index];
+      const name = names[index] as string;
+      const clean = this.#child(
+        child,
+        keys[index] as string,
+        name,
+        place,
+        depth,
+      );
+      if (clean !== child) target[name] = clean;
+    }
+    return target;
+  }
+
+  /** Checks an array's items; returns it, sanitised in place. */
+  #array(value: unknown[], place: Place, depth: number): unknown[] {
+    if (depth > PAGE_DEPTH_MAX) {
+      throw invalidContent(pointer(place), "Page is nested too deep");
+    }
+    const size = value.length;
+    this.#count(size, place, undefined);
+    for (let index = 0; index < size; index++) {
+      const child = value[index];
+      const clean = this.#child(child, index, index, place, depth);
+      if (clean !== child) value[index] = clean;
+    }
+    return value;
+  }
+
+  /**
+   * Checks one child of a container of the given depth.
+   *
+   * @param key its key as submitted, or its index
+   * @param name its sanitised name, or its index
+   * @returns the child as it is written
+   */
+  #child(
+    value: unknown,
+    key: string | number,
+    name: string | number,
+    place: Place | undefined,
+    depth: number,
+  ): unknown {
+    switch (typeof value) {
+      case "string": {
+        const flags = lookAt(value);
+        const clean = flags === 0
+          ? value
+          : this.#cleanString(value, flags, place, key);
+        if (name === "id") this.#checkId(clean, place, key);
+        else if (name === "href") checkHref(clean, place, key);
+        else if (typeof name === "string" && this.#urlNames.has(name)) {
+          checkHref(clean, place, key);
+        }
+        return clean;
+      }
+      case "number":
+        if (!Number.isFinite(value)) {
+          throw invalidContent(
+            pointer(place, key),
+            "Page holds a number too large",
+          );
+        }
+        break;
+      case "boolean":
+        break;
+      case "object": {
+        if (value === null) break;
+        if (name === "id" || name === "href") {
+          throw invalidContent(
+            pointer(place, key),
+            `Page has an ${name} that is not a string`,
+          );
+        }
+        const inner = { parent: place, token: String(key) };
+        return Array.isArray(value)
+          ? this.#array(value, inner, depth + 1)
+          : this.object(value as Record<string, unknown>, inner, depth + 1);
+      }
+      default:
+        throw invalidContent(
+          pointer(place, key),
+          "Page holds a value JSON has not",
+        );
+    }
+    if (name === "id") this.#checkId(value, place, key);
+    else if (name === "href") checkHref(value, place, key);
+    return value;
+  }
+
+  /** Counts the children of a container; the first one past the cap fails. */
+  #count(
+    size: number,
+    place: Place | undefined,
+    keys: readonly string[] | undefined,
+  ): void {
+    const before = this.#values;
+    this.#values += size;
+    if (this.#values > PAGE_VALUES_MAX) {
+      const index = PAGE_VALUES_MAX - before;
+      throw invalidContent(
+        pointer(place, keys === undefined ? index : keys[index] ?? ""),
+        `Page holds more than ${PAGE_VALUES_MAX} values`,
+      );
+    }
+  }
+
+  /** Sanitises a string that may need it and checks its markup. */
+  #cleanString(
+    value: string,
+    flags: number,
+    place: Place | undefined,
+    key: string | number,
+  ): string {
+    if ((flags & HOLDS_COLON) !== 0) this.#countColons(value);
+    if (flags === HOLDS_COLON) return value;
+    const clean = (flags & MAY_CHANGE) === 0 ? value : sanitiseChanged(value);
+    const failure = markupFailure(clean);
+    if (failure !== undefined) {
+      throw invalidContent(
+        pointer(place, key),
+        `Page holds hostile markup: ${failure}`,
+      );
+    }
+    return clean;
+  }
+
+  #cleanKey(key: string, place: Place | undefined): string {
+    const known = this.#names.get(key);
+    if (known !== undefined) return known;
+    const flags = lookAt(key);
+    if ((flags & HOLDS_COLON) !== 0) this.#countColons(key);
+    const name = (flags & MAY_CHANGE) === 0 ? key : sanitiseChanged(key);
+    const length = name.length <= PAGE_KEY_MAX ? name.length : [...name].length;
+    if (length < 1 || length > PAGE_KEY_MAX) {
+      throw invalidContent(
+        pointer(place, key),
+        "Page has a key empty or too long",
+      );
+    }
+    if (RESERVED_KEYS.has(name)) {
+      throw invalidContent(pointer(place, key), "Page has a reserved key");
+    }
+    const kind = attributeKind(name);
+    if (kind === FORBIDDEN) {
+      throw invalidContent(
+        pointer(place, key),
+        "Page has a key that HTML reads as an event handler or style",
+      );
+    }
+    if (kind === URL_VALUED && name !== "href" && name !== "src") {
+      this.#urlNames.add(name);
+    }
+    // Only a key that holds `<` or `&` or that sanitising changed (which
+    // markupFailure checks again) may hold markup.
+    if (
+      (flags & (MAY_CHANGE | MAY_HOLD_MARKUP)) !== 0 &&
+      markupFailure(name) !== undefined
+    ) {
+      throw invalidContent(
+        pointer(place, key),
+        "Page has a key holding markup",
+      );
+    }
+    // A key with a `:` is looked at each time, so that every `:` is counted.
+    if ((flags & HOLDS_COLON) === 0) this.#names.set(key, name);
+    return name;
+  }
+
+  #countColons(text: string): void {
+    for (let at = text.indexOf(":"); at >= 0; at = text.indexOf(":", at + 1)) {
+      this.colons++;
+    }
+  }
+
+  #checkId(id: unknown, place: Place | undefined, key: string | number): void {
+    if (typeof id !== "string" || !ID.test(id)) {
+      throw invalidContent(
+        pointer(place, key),
+        "Page has an id that is not valid",
+      );
+    }
+    if (this.#ids.has(id)) {
+      throw invalidContent(pointer(place, key), "Page has an id used twice");
+    }
+    this.#ids.add(id);
+  }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * The JSON Pointer of a place, or of one of its children: its tokens, `~`
+ * written `~0` and `/` written `~1`, each after a `/`.
+ */
+function pointer(place: Place | undefined, child?: string | number): string {
+  const tokens: string[] = child === undefined ? [] : [escape(String(child))];
+  for (let at = place; at !== undefined; at = at.parent) {
+    tokens.push(escape(at.token));
+  }
+  return tokens.length === 0 ? "" : "/" + tokens.reverse().join("/");
+}
+
+function escape(token: string): string {
+  return token.replaceAll("~", "~0").replaceAll("/", "~1");
+}
+
+function checkHref(
+  href: unknown,
+  place: Place | undefined,
+  key: string | number,
+): void {
+  if (typeof href !== "string" || !isSafeLink(href)) {
+    throw invalidContent(
+      pointer(place, key),
+      "Page has a link that is not allowed",
+    );
+  }
+}
+
+/** Two keys of one object must not become equal after sanitising. */
+function checkRenamed(
+  keys: readonly string[],
+  names: readonly string[],
+  place: Place | undefined,
+): void {
+  const seen = new Set<string>();
+  names.forEach((name, index) => {
+    if (seen.has(name)) {
+      throw invalidContent(
+        pointer(place, keys[index] ?? ""),
+        "Page has two keys equal after sanitising",
+      );
+    }
+    seen.add(name);
+  });
+}
+
+/** The media rule, on an object with a `src`; names are the sanitised keys. */
+function checkMedia(
+  value: Record<string, unknown>,
+  keys: readonly string[],
+  names: readonly string[],
+  place: Place | undefined,
+): void {
+  for (let index = 0; index < names.length; index++) {
+    const name = names[index];
+    const key = keys[index] ?? "";
+    const field = value[key];
+    switch (name) {
+      case "src":
+        if (typeof field !== "string" || !isImageName(sanitiseText(field))) {
+          throw invalidContent(
+            pointer(place, key),
+            "Page has an image name not allowed",
+          );
+        }
+        break;
+      case "width":
+      case "height":
+        if (
+          typeof field !== "number" || !Number.isInteger(field) ||
+          field < SIDE_MIN || field > SIDE_MAX
+        ) {
+          throw invalidContent(
+            pointer(place, key),
+            `Page has an image ${name} out of range`,
+          );
+        }
+        break;
+      case "alt":
+        if (typeof field !== "string" || !isPlainText(sanitiseText(field))) {
+          throw invalidContent(
+            pointer(place, key),
+            "Page has an image alt that is not plain",
+          );
+        }
+        break;
+    }
+  }
+}
+
+/**
+ * The object members written in a JSON text that `JSON.parse` accepted, or a
+ * number other than the keys walked when a key is written twice in an
+ * object. `walkedColons` is the number of `:` in the keys and strings the
+ * walk went through (all of them, once each).
+ *
+ * Every `:` of the text is a member's or is inside a string. Unless one is
+ * written as an escape (`\u003a` or `\u003A`: then the members are counted
+ * by reading the text), a string holds as many `:` written as parsed. With
+ * no key written twice, every string written is parsed and walked, so the
+ * `:` of the text less those walked are the members, as many as the keys
+ * walked. With a key written twice, `JSON.parse` keeps one member of the
+ * pair: the other and all it holds are never walked, so fewer keys are walked
+ * than members written, while this count is at least the members written.
+ */
+function membersWritten(text: string, walkedColons: number): number {
+  for (
+    let at = text.indexOf("\\u003");
+    at >= 0;
+    at = text.indexOf("\\u003", at + 1)
+  ) {
+    if ((text.charCodeAt(at + 5) | 0x20) === 0x61) return countMembers(text);
+  }
+  return (text.match(/:/g)?.length ?? 0) - walkedColons;
+}
+
+/**
+ * Counts the object members written in a JSON text (its `:` outside
+ * strings). The text is valid JSON: `JSON.parse` accepted it.
+ */
+function countMembers(text: string): number {
+  let members = 0;
+  let index = 0;
+  for (;;) {
+    const quote = text.indexOf('"', index);
+    const end = quote < 0 ? text.length : quote;
+    for (; index < end; index++) {
+      if (text.charCodeAt(index) === 0x3a) members++;
+    }
+    if (quote < 0) return members;
+    index = stringEnd(text, quote) + 1;
+  }
+}
+
+/** The index of the quote that closes the string opened at `start`. */
+function stringEnd(text: string, start: number): number {
+  let close = text.indexOf('"', start + 1);
+  while (close > 0) {
+    let slashes = 0;
+    while (text.charCodeAt(close - 1 - slashes) === 0x5c) slashes++;
+    if (slashes % 2 === 0) return close;
+    close = text.indexOf('"', close + 1);
+  }
+  return text.length;
+}
+
+/** A container being read by {@linkcode duplicateKeyPointer}. */
+interface Open {
+  readonly object: boolean;
+  readonly keys: Set<string>;
+  readonly place: Place | undefined;
+  token: string;
+  index: number;
+  expectKey: boolean;
+}
+
+/**
+ * Finds the first key written twice in the same object of a valid JSON text.
+ *
+ * @returns its pointer (to the second one), or undefined when there is none
+ */
+function duplicateKeyPointer(text: string): string | undefined {
+  const open: Open[] = [];
+  let index = 0;
+  while (index < text.length) {
+    const code = text.charCodeAt(index);
+    const top = open.at(-1);
+    if (code === 0x7b || code === 0x5b) { // "{" or "["
+      const object = code === 0x7b;
+      open.push({
+        object,
+        keys: new Set(),
+        place: top === undefined
+          ? undefined
+          : { parent: top.place, token: top.token },
+        token: "0",
+        index: 0,
+        expectKey: object,
+      });
+    } else if (code === 0x7d || code === 0x5d) { // "}" or "]"
+      open.pop();
+    } else if (code === 0x2c && top !== undefined) { // ","
+      if (top.object) top.expectKey = true;
+      else top.token = String(++top.index);
+    } else if (code === 0x22) {
+      const end = stringEnd(text, index);
+      if (top?.object && top.expectKey) {
+        const key = JSON.parse(text.slice(index, end + 1)) as string;
+        if (top.keys.has(key)) return pointer(top.place, key);
+        top.keys.add(key);
+        top.token = key;
+        top.expectKey = false;
+      }
+      index = end;
+    }
+    index++;
+  }
+  return undefined;
+}

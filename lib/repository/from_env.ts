@@ -1,0 +1,127 @@
+/**
+ * The repository a request works on: the `REPOSITORY` binding, or GitHub
+ * from the `GITHUB_*` variables.
+ *
+ * @module
+ */
+
+import type { Env } from "../http/env.ts";
+import {
+  createGitHubRepository,
+  type GitHubOptionName,
+  type GitHubOptions,
+  invalidGitHubOptions,
+} from "./github.ts";
+import { type Repository, RepositoryError } from "./repository.ts";
+
+/** What `repositoryFromEnv` answers when it cannot build a repository. */
+export interface MissingRepository {
+  /** The names of the variables that are absent or malformed, never their values. */
+  missing: string[];
+}
+
+const VARIABLES: Record<
+  "token" | "repository" | "branch" | "apiUrl",
+  keyof Env
+> = {
+  token: "GITHUB_TOKEN",
+  repository: "GITHUB_REPOSITORY",
+  branch: "GITHUB_BRANCH",
+  apiUrl: "GITHUB_API_URL",
+};
+
+interface Built {
+  token: unknown;
+  repository: unknown;
+  branch: unknown;
+  apiUrl: unknown;
+  result: Repository | MissingRepository;
+}
+
+const built = new WeakMap<Env, Built>();
+
+/** An optional variable set to the empty string counts as absent. */
+function optional(value: unknown): unknown {
+  return value === "" ? undefined : value;
+}
+
+/**
+ * The repository described by `env`: `env.REPOSITORY` when given, else
+ * GitHub from `GITHUB_TOKEN`, `GITHUB_REPOSITORY`, `GITHUB_BRANCH` (default
+ * `main`) and `GITHUB_API_URL` (default `https://api.github.com`). The
+ * result is cached per `env` object while those variables keep their values,
+ * so a request does not rebuild it.
+ *
+ * @param env the host's variables and bindings
+ * @returns the repository, or the names of the missing or malformed variables
+ * @example
+ * ```ts
+ * import { repositoryFromEnv } from "./from_env.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(repositoryFromEnv({ GITHUB_REPOSITORY: "octo/site" }), {
+ *   missing: ["GITHUB_TOKEN"],
+ * });
+ * ```
+ */
+export function repositoryFromEnv(
+  env: Env,
+): Repository | MissingRepository {
+  const binding = env.REPOSITORY;
+  if (binding !== undefined) {
+    return typeof binding === "object" && binding !== null &&
+        typeof binding.read === "function" &&
+        typeof binding.write === "function"
+      ? binding
+      : { missing: ["REPOSITORY"] };
+  }
+  const token = env.GITHUB_TOKEN;
+  const repository = env.GITHUB_REPOSITORY;
+  const branch = optional(env.GITHUB_BRANCH);
+  const apiUrl = optional(env.GITHUB_API_URL);
+  const cached = built.get(env);
+  if (
+    cached && cached.token === token && cached.repository === repository &&
+    cached.branch === branch && cached.apiUrl === apiUrl
+  ) {
+    return cached.result;
+  }
+  const invalid: GitHubOptionName[] = invalidGitHubOptions({
+    token,
+    repository,
+    branch,
+    apiUrl,
+  });
+  const missing = invalid.flatMap((name) =>
+    name in VARIABLES ? [VARIABLES[name as keyof typeof VARIABLES]] : []
+  );
+  const result = missing.length > 0 ? { missing } : createGitHubRepository({
+    token,
+    repository,
+    branch,
+    apiUrl,
+  } as GitHubOptions);
+  built.set(env, { token, repository, branch, apiUrl, result });
+  return result;
+}
+
+/**
+ * The request's repository, or a 502 `unavailable` whose log detail names
+ * what is missing (never a value).
+ *
+ * @param env the host's variables and bindings
+ * @returns the repository
+ * @throws {RepositoryError} `unavailable` when none is configured
+ */
+export function requireRepository(env: Env): Repository {
+  const result = repositoryFromEnv(env);
+  if ("missing" in result) {
+    throw new RepositoryError(
+      "unavailable",
+      `no repository: set REPOSITORY or the GitHub variables (missing or invalid: ${
+        result.missing.join(", ")
+      })`,
+    );
+  }
+  return result;
+}

@@ -1,0 +1,216 @@
+import assert from "node:assert/strict";
+import { createRouter } from "../../mod.ts";
+import { takeSlot } from "../../lib/access/rate_window.ts";
+import { clientAddress, groupAddress } from "../../lib/http/client_address.ts";
+import {
+  fastHash,
+  from,
+  manualClock,
+  postJson,
+  testEnv,
+} from "../support/helpers.ts";
+
+Deno.test("the sliding window accepts exactly N in any window and frees one slot at a time", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const clock = manualClock(1_000_000);
+  const budget = { limit: 3, windowMs: 10_000 };
+  const take = () => takeSlot(kv, ["w"], budget, clock.now);
+  assert.deepEqual(await take(), { ok: true });
+  clock.advance(4_000);
+  assert.deepEqual(await take(), { ok: true });
+  assert.deepEqual(await take(), { ok: true });
+  assert.deepEqual(await take(), { ok: false, retryAfterSeconds: 6 });
+  clock.advance(5_999);
+  assert.deepEqual(await take(), { ok: false, retryAfterSeconds: 1 });
+  clock.advance(1);
+  assert.deepEqual(await take(), { ok: true });
+  assert.deepEqual(await take(), { ok: false, retryAfterSeconds: 4 });
+  clock.advance(10_000);
+  for (let i = 0; i < 3; i++) assert.deepEqual(await take(), { ok: true });
+});
+
+Deno.test("a refused request writes nothing to the window", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const clock = manualClock(5_000);
+  const budget = { limit: 1, windowMs: 1_000 };
+  await takeSlot(kv, ["w"], budget, clock.now);
+  const before = await kv.get(["w"]);
+  for (let i = 0; i < 5; i++) await takeSlot(kv, ["w"], budget, clock.now);
+  const after = await kv.get(["w"]);
+  assert.equal(after.versionstamp, before.versionstamp);
+});
+
+Deno.test("the window entry expires with the window", async () => {
+  using kv = await Deno.openKv(":memory:");
+  await takeSlot(kv, ["w"], { limit: 5, windowMs: 50 }, Date.now);
+  assert.notEqual((await kv.get(["w"])).value, null);
+  await new Promise((resolve) => setTimeout(resolve, 1_200));
+  // KV expiry is lazy, but the value is never trusted past the window anyway.
+  assert.deepEqual(
+    await takeSlot(kv, ["w"], { limit: 1, windowMs: 50 }, Date.now),
+    { ok: true },
+  );
+});
+
+Deno.test("200 concurrent takers on one window get exactly the budget", async () => {
+  using kv = await Deno.openKv(":memory:");
+  const results = await Promise.all(
+    Array.from(
+      { length: 200 },
+      () => takeSlot(kv, ["w"], { limit: 30, windowMs: 60_000 }, Date.now),
+    ),
+  );
+  assert.equal(results.filter((r) => r.ok).length, 30);
+});
+
+Deno.test("two KV handles on one SQLite file hold one budget", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/kv.sqlite3`;
+    using a = await Deno.openKv(file);
+    using b = await Deno.openKv(file);
+    const results = await Promise.all(
+      Array.from(
+        { length: 40 },
+        (_, i) =>
+          takeSlot(
+            i % 2 ? a : b,
+            ["w"],
+            { limit: 7, windowMs: 60_000 },
+            Date.now,
+          ),
+      ),
+    );
+    assert.equal(results.filter((r) => r.ok).length, 7);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("two processes sharing one KV file hold one auth budget", async () => {
+  const dir = await Deno.makeTempDir();
+  const file = `${dir}/kv.sqlite3`;
+  const hash = await fastHash("the key");
+  try {
+    using kv = await Deno.openKv(file);
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--config",
+        new URL("../../deno.json", import.meta.url).pathname,
+        new URL("../support/rate_child.ts", import.meta.url).pathname,
+        file,
+        "10",
+        "192.0.2.77",
+        hash,
+      ],
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    const lines = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+    let output = "";
+    while (!output.includes("ready\n")) {
+      const { value, done } = await lines.read();
+      if (done) throw new Error("the child ended before it was ready");
+      output += value;
+    }
+    const router = createRouter({ locales: ["en"] });
+    const env = testEnv(kv, { EDITOR_KEY_HASH: hash });
+    await kv.set(["test", "go"], true);
+    const mine = await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        const response = await router.handle(
+          postJson("/api/auth", { key: "wrong" }),
+          env,
+          from("192.0.2.77"),
+        );
+        await response.body?.cancel();
+        return response.status;
+      }),
+    );
+    while (true) {
+      const { value, done } = await lines.read();
+      if (done) break;
+      output += value;
+    }
+    assert.equal((await child.status).code, 0);
+    const theirs: number[] = JSON.parse(
+      output.trim().split("\n").at(-1) ?? "[]",
+    );
+    assert.equal(theirs.length, 10);
+    const all = [...mine, ...theirs];
+    assert.equal(
+      all.filter((s) => s === 401).length,
+      5,
+      `statuses ${all.join(",")}`,
+    );
+    assert.equal(all.filter((s) => s === 429).length, 15);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("client addresses are grouped: IPv4 as is, IPv6 by /64, mapped IPv4 as IPv4", () => {
+  assert.equal(groupAddress("192.0.2.1"), "192.0.2.1");
+  assert.equal(groupAddress("2001:db8:1:2:3:4:5:6"), "2001:db8:1:2::/64");
+  assert.equal(groupAddress("2001:DB8:1:2::9"), "2001:db8:1:2::/64");
+  assert.equal(groupAddress("[2001:db8::1]"), "2001:db8:0:0::/64");
+  assert.equal(groupAddress("fe80::1%eth0"), "fe80:0:0:0::/64");
+  assert.equal(groupAddress("::ffff:192.0.2.1"), "192.0.2.1");
+  assert.equal(groupAddress("::1"), "0:0:0:0::/64");
+  for (
+    const bad of [
+      "",
+      "localhost",
+      "256.1.1.1",
+      "1.2.3",
+      "1::2::3",
+      "12345::",
+      "::ffff:1.2.3.4.5",
+      "1:2:3:4:5:6:7:8:9",
+      "01.2.3.4",
+    ]
+  ) {
+    assert.equal(groupAddress(bad), undefined, bad);
+  }
+});
+
+Deno.test("the proxy header is used only when configured, read from its last address", () => {
+  const request = new Request("https://site.example/", {
+    headers: { "x-forwarded-for": "198.51.100.7, 203.0.113.5" },
+  });
+  assert.equal(clientAddress(request, {}, from("10.0.0.1")), "10.0.0.1");
+  assert.equal(
+    clientAddress(
+      request,
+      { EDITOR_CLIENT_IP_HEADER: "x-forwarded-for" },
+      from("10.0.0.1"),
+    ),
+    "203.0.113.5",
+    "the entry the proxy appended, not the one the client sent",
+  );
+  const single = new Request("https://site.example/", {
+    headers: { "cf-connecting-ip": "2001:db8:5:6::1" },
+  });
+  assert.equal(
+    clientAddress(
+      single,
+      { EDITOR_CLIENT_IP_HEADER: "cf-connecting-ip" },
+      from("10.0.0.1"),
+    ),
+    "2001:db8:5:6::/64",
+  );
+  const junk = new Request("https://site.example/", {
+    headers: { "x-forwarded-for": "not-an-ip" },
+  });
+  assert.equal(
+    clientAddress(
+      junk,
+      { EDITOR_CLIENT_IP_HEADER: "x-forwarded-for" },
+      from("10.0.0.1"),
+    ),
+    "10.0.0.1",
+  );
+  assert.equal(clientAddress(junk, {}, undefined), "shared");
+});

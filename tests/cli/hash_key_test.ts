@@ -1,0 +1,232 @@
+import assert from "node:assert/strict";
+import { CLI, ROOT, runCli, verifyWithPython } from "../support/cli.ts";
+
+const PHC_LINE =
+  /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+\n$/;
+
+Deno.test("editor hash-key prints only a PHC string that an independent argon2 verifies", async () => {
+  const key = "correct horse battery staple";
+  const run = await runCli(["hash-key"], key + "\n");
+  assert.equal(run.code, 0, run.stderr);
+  assert.equal(run.stderr, "");
+  const match = PHC_LINE.exec(run.stdout);
+  assert.ok(match, run.stdout);
+  assert.deepEqual(match.slice(1), ["65536", "3", "1"]);
+  const phc = run.stdout.trim();
+  assert.equal(await verifyWithPython(phc, key), true);
+  assert.equal(
+    await verifyWithPython(phc, key + "\n"),
+    false,
+    "the final newline is not part of the key",
+  );
+  assert.equal(
+    await verifyWithPython(phc, "correct horse battery stapl"),
+    false,
+  );
+});
+
+Deno.test("editor hash-key honours --memory, --iterations and --parallelism", async () => {
+  const key = "clé with ünïcode ✓";
+  const run = await runCli([
+    "hash-key",
+    "--memory",
+    "1024",
+    "--iterations",
+    "2",
+    "--parallelism",
+    "2",
+  ], key);
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(PHC_LINE.exec(run.stdout)?.slice(1), ["1024", "2", "2"]);
+  assert.equal(await verifyWithPython(run.stdout.trim(), key), true);
+});
+
+Deno.test("editor hash-key refuses an empty key and a key over 256 characters with one line and exit 1", async () => {
+  for (
+    const [input, message] of [["", "empty"], ["\n", "empty"], [
+      "k".repeat(257),
+      "longer than 256",
+    ], ["é".repeat(257) + "\n", "longer than 256"]]
+  ) {
+    const run = await runCli(["hash-key"], input as string);
+    assert.equal(run.code, 1, JSON.stringify(input).slice(0, 40));
+    assert.equal(run.stdout, "");
+    assert.equal(run.stderr.split("\n").filter(Boolean).length, 1, run.stderr);
+    assert.match(run.stderr, new RegExp(message as string));
+  }
+  const ok = await runCli(
+    ["hash-key", "--memory", "64", "--iterations", "1"],
+    "é".repeat(256),
+  );
+  assert.equal(ok.code, 0, ok.stderr);
+});
+
+Deno.test("editor hash-key refuses bad options with a message and exit 1", async () => {
+  for (
+    const args of [
+      ["--iterations", "0"],
+      ["--iterations", "21"],
+      ["--memory", "lots"],
+      ["--parallelism", "17"],
+      ["--target-ms", "100", "--iterations", "2"],
+      ["--memory", "8", "--parallelism", "2"],
+      ["--bogus"],
+    ]
+  ) {
+    const run = await runCli(["hash-key", ...args], "a key");
+    assert.equal(run.code, 1, args.join(" "));
+    assert.equal(run.stdout, "");
+    assert.ok(run.stderr.length > 0);
+    assert.ok(!run.stderr.includes("a key"));
+  }
+});
+
+Deno.test("editor hash-key --target-ms calibrates on this machine and reports on standard error", async () => {
+  const run = await runCli(
+    ["hash-key", "--target-ms", "150"],
+    "calibrated key",
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stderr, /Calibrating/);
+  assert.match(run.stderr, /Hashed with m=\d+ t=\d+ p=1 in \d+ ms/);
+  assert.match(run.stdout, PHC_LINE);
+  assert.equal(
+    await verifyWithPython(run.stdout.trim(), "calibrated key"),
+    true,
+  );
+});
+
+Deno.test("editor --help and editor hash-key --help explain the commands and options", async () => {
+  const top = await runCli(["--help"]);
+  assert.equal(top.code, 0);
+  assert.match(top.stdout, /Usage: editor/);
+  assert.match(top.stdout, /hash-key/);
+  const none = await runCli([]);
+  assert.equal(none.code, 0);
+  assert.match(none.stdout, /Usage: editor/);
+  const help = await runCli(["hash-key", "--help"]);
+  assert.equal(help.code, 0);
+  for (
+    const option of [
+      "--memory <KiB>",
+      "--iterations <n>",
+      "--parallelism <n>",
+      "--target-ms <ms>",
+      "EDITOR_KEY_HASH",
+      "Examples:",
+    ]
+  ) {
+    assert.ok(help.stdout.includes(option), option);
+  }
+  const unknown = await runCli(["frobnicate"]);
+  assert.equal(unknown.code, 1);
+  assert.match(unknown.stderr, /unknown command/);
+});
+
+Deno.test("deno task editor hash-key runs the CLI from a checkout", async () => {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "task",
+      "--quiet",
+      "editor",
+      "hash-key",
+      "--memory",
+      "64",
+      "--iterations",
+      "1",
+    ],
+    cwd: ROOT,
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(new TextEncoder().encode("from the task"));
+  await writer.close();
+  const output = await child.output();
+  const stdout = new TextDecoder().decode(output.stdout);
+  assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));
+  assert.match(stdout, PHC_LINE);
+  assert.equal(await verifyWithPython(stdout.trim(), "from the task"), true);
+});
+
+const PTY_DRIVER = `
+import os, pty, sys, time, select
+pid, fd = pty.fork()
+if pid == 0:
+    os.execv(sys.argv[1], sys.argv[1:])
+seen = b""
+def read_until(token, limit=30):
+    global seen
+    end = time.time() + limit
+    while token not in seen and time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.2)
+        if r:
+            try:
+                seen += os.read(fd, 4096)
+            except OSError:
+                break
+read_until(b"Site key: ")
+os.write(fd, os.environ["FIRST"].encode() + b"\\r")
+read_until(b"Repeat the key: ")
+os.write(fd, os.environ["SECOND"].encode() + b"\\r")
+read_until(b"\\n$argon2id" if os.environ["FIRST"] == os.environ["SECOND"] else b"differ")
+read_until(b"\\n", 5) if False else None
+_, status = os.waitpid(pid, 0)
+while True:
+    r, _, _ = select.select([fd], [], [], 0.2)
+    if not r:
+        break
+    try:
+        chunk = os.read(fd, 4096)
+    except OSError:
+        break
+    if not chunk:
+        break
+    seen += chunk
+sys.stdout.write(seen.decode(errors="replace"))
+sys.exit(os.waitstatus_to_exitcode(status))
+`;
+
+async function onTerminal(first: string, second: string) {
+  const output = await new Deno.Command("/usr/bin/python3", {
+    args: [
+      "-c",
+      PTY_DRIVER,
+      Deno.execPath(),
+      "run",
+      "-A",
+      "--quiet",
+      CLI,
+      "hash-key",
+      "--memory",
+      "64",
+      "--iterations",
+      "1",
+    ],
+    cwd: ROOT,
+    env: { FIRST: first, SECOND: second, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: output.code, screen: new TextDecoder().decode(output.stdout) };
+}
+
+Deno.test("editor hash-key on a terminal asks twice without echoing the key", async () => {
+  const key = "typed secret 42";
+  const { code, screen } = await onTerminal(key, key);
+  assert.equal(code, 0, screen);
+  assert.match(screen, /Site key: /);
+  assert.match(screen, /Repeat the key: /);
+  assert.ok(!screen.includes(key), "the key is never echoed");
+  const phc = /\$argon2id\$[^\s]+/.exec(screen)?.[0] ?? "";
+  assert.equal(await verifyWithPython(phc, key), true);
+});
+
+Deno.test("editor hash-key on a terminal refuses two different keys", async () => {
+  const { code, screen } = await onTerminal("first key", "second key");
+  assert.equal(code, 1, screen);
+  assert.match(screen, /differ/);
+  assert.ok(!screen.includes("$argon2id"));
+});

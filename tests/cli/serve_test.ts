@@ -1,0 +1,356 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, startServeProcess } from "../support/cli.ts";
+import { gitHashObject, HOME, HOME_TEXT, tempSite } from "../support/site.ts";
+import { assertNoSecrets, fastHash } from "../support/helpers.ts";
+
+const KEY = "serve key";
+
+/** A KV file in a temporary folder, removed when disposed. */
+async function kvFile(): Promise<AsyncDisposable & { path: string }> {
+  const folder = await Deno.makeTempDir({ prefix: "editor-kv-" });
+  return {
+    path: join(folder, "kv.sqlite3"),
+    [Symbol.asyncDispose]: () => Deno.remove(folder, { recursive: true }),
+  };
+}
+
+async function logIn(url: string, key: string): Promise<string> {
+  const response = await fetch(`${url}api/auth`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ key }),
+  });
+  assert.equal(response.status, 200, await response.clone().text());
+  await response.body?.cancel();
+  return response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+}
+
+Deno.test("editor serve runs the whole flow over a git checkout: log in, read, publish, conflict, log out", async () => {
+  await using site = await tempSite();
+  const hash = await fastHash(KEY);
+  await using kv = await kvFile();
+  await using server = await startServeProcess(
+    ["--repo", site.root, "--port", "0", "--kv", kv.path],
+    { EDITOR_KEY_HASH: hash },
+  );
+  assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
+  const cookie = await logIn(server.url, KEY);
+  const read = async () => {
+    const response = await fetch(`${server.url}api/content?path=${HOME}`, {
+      headers: { cookie },
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get("cache-control"), "no-store");
+    return await response.json() as { content: string; version: string };
+  };
+  const publish = async (
+    content: unknown,
+    version: string,
+    message: string,
+  ) => {
+    const response = await fetch(`${server.url}api/save`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({
+        path: HOME,
+        content: JSON.stringify(content),
+        version,
+        message,
+      }),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  const first = await read();
+  assert.deepEqual(first, {
+    content: HOME_TEXT,
+    version: await gitHashObject(HOME_TEXT),
+  });
+  const one = await publish(
+    { title: "One" },
+    first.version,
+    "Publish one\nwith a second line",
+  );
+  assert.equal(one.status, 200);
+  const second = await read();
+  assert.equal(
+    second.content,
+    JSON.stringify({ title: "One" }, null, 2) + "\n",
+  );
+  assert.equal(second.version, one.body.version);
+  const stale = await publish({ title: "Late" }, first.version, "Too late");
+  assert.deepEqual(stale, { status: 409, body: { error: "conflict" } });
+  const two = await publish(
+    { title: "Two" },
+    second.version,
+    "Publish\ttwo\u0007",
+  );
+  assert.equal(two.status, 200);
+  const logout = await fetch(`${server.url}api/auth`, {
+    method: "DELETE",
+    headers: { cookie },
+  });
+  assert.equal(logout.status, 200);
+  await logout.body?.cancel();
+  const after = await fetch(`${server.url}api/content?path=${HOME}`, {
+    headers: { cookie },
+  });
+  assert.equal(after.status, 401);
+  await after.body?.cancel();
+  assert.equal(await server.stop("SIGTERM"), 0);
+  assert.deepEqual(
+    (await site.git("log", "--format=%s")).trim().split("\n"),
+    ["Publish two", "Publish one with a second line", "Initial"],
+  );
+  const logs = server.stdout().trim().split("\n").slice(1).map((line) =>
+    JSON.parse(line)
+  );
+  assert.deepEqual(logs.map((l) => l.status), [
+    200,
+    200,
+    200,
+    200,
+    409,
+    200,
+    200,
+    401,
+  ]);
+  const token = cookie.split("; ")[0]?.split("=")[1] ?? "";
+  assertNoSecrets([server.stdout(), server.stderr()], [KEY, hash, token]);
+});
+
+Deno.test("editor serve prints a random key once when EDITOR_KEY_HASH is not set, and stops on SIGINT", async () => {
+  await using site = await tempSite();
+  await using kv = await kvFile();
+  await using server = await startServeProcess([
+    "--repo",
+    site.root,
+    "--port",
+    "0",
+    "--kv",
+    kv.path,
+  ], {
+    EDITOR_KEY_HASH: "",
+  });
+  const key = /site key for this run is (\S+)/.exec(server.stderr())?.[1];
+  assert.ok(key, server.stderr());
+  await logIn(server.url, key);
+  assert.equal(await server.stop("SIGINT"), 0);
+  assert.equal(
+    server.stderr().split(key).length - 1,
+    1,
+    "printed exactly once",
+  );
+  assert.ok(!server.stdout().includes(key));
+});
+
+Deno.test("editor serve --no-commit writes without committing", async () => {
+  await using site = await tempSite();
+  await using kv = await kvFile();
+  await using server = await startServeProcess([
+    "--repo",
+    site.root,
+    "--port",
+    "0",
+    "--kv",
+    kv.path,
+    "--no-commit",
+  ], {
+    EDITOR_KEY_HASH: await fastHash(KEY),
+  });
+  assert.match(server.stdout(), /no commits/);
+  const cookie = await logIn(server.url, KEY);
+  const response = await fetch(`${server.url}api/save`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify({
+      path: HOME,
+      content: '{"title":"x"}',
+      version: await gitHashObject(HOME_TEXT),
+    }),
+  });
+  assert.equal(response.status, 200);
+  await response.body?.cancel();
+  assert.equal(await site.commitCount(), 1);
+  assert.equal(await site.read(HOME), '{\n  "title": "x"\n}\n');
+  await server.stop();
+});
+
+Deno.test("editor serve --demo serves a demo site from a temporary repository and removes it when stopped", async () => {
+  await using kv = await kvFile();
+  await using server = await startServeProcess([
+    "--demo",
+    "--port",
+    "0",
+    "--kv",
+    kv.path,
+  ], { EDITOR_KEY_HASH: "" });
+  const folder = /Demo site: (\S+)/.exec(server.stderr())?.[1] ?? "";
+  const key = /site key for this run is (\S+)/.exec(server.stderr())?.[1] ?? "";
+  assert.match(server.stdout(), /locales en, fr/);
+  const cookie = await logIn(server.url, key);
+  const response = await fetch(
+    `${server.url}api/content?path=src/content/pages/fr/accueil.json`,
+    {
+      headers: { cookie },
+    },
+  );
+  assert.equal(response.status, 200);
+  assert.match((await response.json()).content, /Bienvenue/);
+  assert.ok((await Deno.stat(folder)).isDirectory);
+  assert.equal(await server.stop(), 0);
+  await assert.rejects(() => Deno.stat(folder), Deno.errors.NotFound);
+});
+
+Deno.test("editor serve refuses a folder without src/content/pages with one line and exit 1", async () => {
+  const empty = await Deno.makeTempDir();
+  const run = await runCli(["serve", "--repo", empty, "--port", "0"]);
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /has no src\/content\/pages folder/);
+  assert.equal(run.stderr.trim().split("\n").length, 1);
+  await Deno.remove(empty);
+});
+
+Deno.test("editor serve refuses a bad EDITOR_KEY_HASH, bad locales and a port in use", async () => {
+  await using site = await tempSite();
+  const bad = await runCli(["serve", "--repo", site.root, "--port", "0"], "", {
+    EDITOR_KEY_HASH: "plaintext",
+  });
+  assert.equal(bad.code, 1);
+  assert.match(bad.stderr, /EDITOR_KEY_HASH is not an argon2id hash/);
+  assert.ok(!bad.stderr.includes("plaintext"));
+  const locales = await runCli(
+    ["serve", "--repo", site.root, "--port", "0", "--locales", "en,../x"],
+    "",
+    {
+      EDITOR_KEY_HASH: await fastHash(KEY),
+    },
+  );
+  assert.equal(locales.code, 1);
+  assert.match(locales.stderr, /not a language code/);
+  await using kv = await kvFile();
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  const busy = await runCli(
+    [
+      "serve",
+      "--repo",
+      site.root,
+      "--port",
+      String(port),
+      "--kv",
+      kv.path,
+    ],
+    "",
+    {
+      EDITOR_KEY_HASH: await fastHash(KEY),
+    },
+  );
+  listener.close();
+  assert.equal(busy.code, 1);
+  assert.match(busy.stderr, new RegExp(`Port ${port} is in use`));
+});
+
+Deno.test("editor serve takes its locales from the folders under src/content/pages", async () => {
+  await using site = await tempSite({
+    "src/content/pages/de/start.json": "{}\n",
+  });
+  await using kv = await kvFile();
+  await using server = await startServeProcess([
+    "--repo",
+    site.root,
+    "--port",
+    "0",
+    "--kv",
+    kv.path,
+  ], {
+    EDITOR_KEY_HASH: await fastHash(KEY),
+  });
+  assert.match(server.stdout(), /locales de, en, fr/);
+  await server.stop();
+});
+
+Deno.test("editor serve refuses an unusable KV file with one line, before printing any key", async () => {
+  await using site = await tempSite();
+  for (const kv of ["/dev/null/kv.sqlite3", site.root]) {
+    const run = await runCli(
+      ["serve", "--repo", site.root, "--port", "0", "--kv", kv],
+      "",
+      { EDITOR_KEY_HASH: "" },
+    );
+    assert.equal(run.code, 1, kv);
+    assert.match(run.stderr, /^editor: Cannot open the KV file /);
+    assert.equal(run.stderr.trim().split("\n").length, 1, run.stderr);
+    assert.ok(
+      !run.stderr.includes("site key"),
+      "no key is shown for a server that never ran",
+    );
+  }
+});
+
+Deno.test("editor serve --help documents every option", async () => {
+  const run = await runCli(["serve", "--help"]);
+  assert.equal(run.code, 0);
+  for (
+    const option of [
+      "--repo <dir>",
+      "--port <port>",
+      "--hostname <address>",
+      "--locales <list>",
+      "--kv <file>",
+      "--no-commit",
+      "--demo",
+      "EDITOR_KEY_HASH",
+    ]
+  ) {
+    assert.ok(run.stdout.includes(option), option);
+  }
+});
+
+Deno.test("editor serve stores an upload in the checkout with identical bytes and one commit", async () => {
+  await using site = await tempSite();
+  await using kv = await kvFile();
+  await using server = await startServeProcess([
+    "--repo",
+    site.root,
+    "--port",
+    "0",
+    "--kv",
+    kv.path,
+  ], {
+    EDITOR_KEY_HASH: await fastHash(KEY),
+  });
+  const cookie = await logIn(server.url, KEY);
+  const bytes = await Deno.readFile(
+    new URL(
+      "../../../shared/corpora/images/image-size/valid/jpg/large.jpg",
+      import.meta.url,
+    ),
+  );
+  const form = new FormData();
+  form.append("file", new Blob([bytes], { type: "image/jpeg" }), "large.jpg");
+  form.append("name", "Large photo");
+  const response = await fetch(`${server.url}api/upload`, {
+    method: "POST",
+    headers: { cookie },
+    body: form,
+  });
+  assert.equal(response.status, 200);
+  const { src, width, height } = await response.json();
+  assert.match(src, /^large-photo-[0-9a-f]{12}\.jpg$/);
+  assert.deepEqual([width, height], [1600, 1200]);
+  assert.deepEqual(
+    await Deno.readFile(join(site.root, "public/images", src)),
+    bytes,
+  );
+  assert.equal(await site.commitCount(), 2);
+  assert.equal(
+    (await site.git("log", "-1", "--format=%s")).trim(),
+    `Add image ${src}`,
+  );
+  assert.equal(
+    (await site.git("show", "--name-only", "--format=", "HEAD")).trim(),
+    `public/images/${src}`,
+  );
+  assert.equal(await server.stop(), 0);
+});

@@ -1,0 +1,497 @@
+/**
+ * A local HTTP double of GitHub's REST "repository contents" API, for tests:
+ * `GET` and `PUT /repos/{owner}/{repo}/contents/{path}` (also under
+ * `/api/v3`, as GitHub Enterprise Server serves it) on one private
+ * repository with one branch, plus faults to inject.
+ *
+ * What it copies from GitHub's documentation and observed answers:
+ * - a wrong token is 401 `Bad credentials`; no token is 404, as for any
+ *   private repository; a missing `User-Agent` is 403;
+ * - a read answers `type: "file"`, `encoding: "base64"` and the content with
+ *   `\n` after every 60 characters; a file over 1 MB answers `content: ""`
+ *   and `encoding: "none"` unless the raw media type is asked for; a
+ *   directory answers an array;
+ * - `sha` is the git blob SHA-1; a write without `sha` over an existing file
+ *   is 422 `"sha" wasn't supplied`, with another `sha` 409 `{path} does not
+ *   match {sha}`; a write to a new path is 201 (any `sha` ignored), an update
+ *   200, with `{ content: { sha, … }, commit: { sha, … } }`;
+ * - an unknown `ref` or `branch` is 404.
+ *
+ * @module
+ */
+
+import { decodeBase64, encodeBase64 } from "../../lib/repository/github.ts";
+import { gitBlobSha } from "../../lib/repository/repository.ts";
+
+/** What the double is started with. */
+export interface GitHubDoubleOptions {
+  /** The one token it accepts; default `ghp_doubleToken0123456789abcdef`. */
+  token?: string;
+  /** The repository as `owner/name`; default `octo/site`. */
+  repository?: string;
+  /** The one branch, also the default one; default `main`. */
+  branch?: string;
+  /** Files present at start, by path. */
+  files?: Record<string, string | Uint8Array>;
+}
+
+/** A fault answered instead of the normal answer. */
+export type GitHubFault =
+  & {
+    /** How many calls it answers; default 1, `Infinity` for all. */
+    times?: number;
+    /** Only calls with this method; default every method. */
+    method?: "GET" | "PUT";
+  }
+  & (
+    | {
+      /** Answers this status, headers and body (default a GitHub error body). */
+      kind: "status";
+      status: number;
+      headers?: Record<string, string>;
+      body?: string;
+    }
+    | {
+      /** Answers 200 with a body that is not JSON. */
+      kind: "malformed";
+    }
+    | {
+      /** Never answers: holds the request until `close()`. */
+      kind: "hang";
+    }
+  );
+
+/** One request as the double received it, the token left out. */
+export interface RecordedRequest {
+  /** `GET`, `PUT`, … */
+  method: string;
+  /** The path as sent, still percent-encoded. */
+  path: string;
+  /** The query string, with its `?`, or `""`. */
+  search: string;
+  /** Headers by lowercase name; `authorization` is `[redacted]`. */
+  headers: Record<string, string>;
+  /** Whether the authorization header held the double's token. */
+  authorized: boolean;
+  /** A PUT's JSON body, `content` replaced by its length in characters. */
+  body?: Record<string, unknown>;
+}
+
+/** A running double. */
+export interface GitHubDouble {
+  /** The API root, e.g. `http://127.0.0.1:41234`; add `/api/v3` for the GHES form. */
+  url: string;
+  /** The token it accepts. */
+  token: string;
+  /** Its repository as `owner/name`. */
+  repository: string;
+  /** Its branch. */
+  branch: string;
+  /** The branch's files by path. Replace entries rather than mutate bytes. */
+  files: Map<string, Uint8Array>;
+  /** Every request received, in order. */
+  requests: RecordedRequest[];
+  /**
+   * Sets the fault for the next calls, replacing any; `null` clears it.
+   *
+   * @param fault the fault, or `null`
+   */
+  setFault(fault: GitHubFault | null): void;
+  /** Releases held requests and stops the server. */
+  close(): Promise<void>;
+  /** Same as `close()`, for `await using`. */
+  [Symbol.asyncDispose](): Promise<void>;
+}
+
+const DOCS = "https://docs.github.com/rest/repos/contents";
+const RAW_LIMIT = 1024 * 1024;
+const ROUTE = /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/;
+
+function json(
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers },
+  });
+}
+
+function error(status: number, message: string, docs = DOCS): Response {
+  return json(status, {
+    message,
+    documentation_url: docs,
+    status: String(status),
+  });
+}
+
+/** Base64 as GitHub's read answers carry it: a `\n` after every 60 characters. */
+function lineBroken(bytes: Uint8Array): string {
+  const flat = encodeBase64(bytes);
+  const lines: string[] = [];
+  for (let start = 0; start < flat.length; start += 60) {
+    lines.push(flat.slice(start, start + 60) + "\n");
+  }
+  return lines.join("");
+}
+
+async function sha1Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest(
+    "SHA-1",
+    new TextEncoder().encode(text),
+  );
+  return Array.from(
+    new Uint8Array(digest),
+    (byte) => byte.toString(16).padStart(2, "0"),
+  ).join("");
+}
+
+/**
+ * Starts the double on `127.0.0.1`, on a free port.
+ *
+ * @param options token, repository, branch and files; all optional
+ * @returns the running double; close it in the test
+ */
+export function startGitHubDouble(
+  options: GitHubDoubleOptions = {},
+): GitHubDouble {
+  const token = options.token ?? "ghp_doubleToken0123456789abcdef";
+  const repository = options.repository ?? "octo/site";
+  const branch = options.branch ?? "main";
+  const [owner, name] = repository.split("/");
+  const files = new Map<string, Uint8Array>();
+  for (const [path, content] of Object.entries(options.files ?? {})) {
+    files.set(
+      path,
+      typeof content === "string" ? new TextEncoder().encode(content) : content,
+    );
+  }
+  const requests: RecordedRequest[] = [];
+  const shas = new WeakMap<Uint8Array, string>();
+  let fault: GitHubFault | null = null;
+  let faultLeft = 0;
+  let commits = 0;
+  let remaining = 5000;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => release = resolve);
+
+  async function shaOf(bytes: Uint8Array): Promise<string> {
+    let sha = shas.get(bytes);
+    if (sha === undefined) {
+      sha = await gitBlobSha(bytes);
+      shas.set(bytes, sha);
+    }
+    return sha;
+  }
+
+  function takeFault(method: string): GitHubFault | null {
+    if (!fault || faultLeft <= 0) return null;
+    if (fault.method !== undefined && fault.method !== method) return null;
+    const taken = fault;
+    faultLeft -= 1;
+    if (faultLeft <= 0) fault = null;
+    return taken;
+  }
+
+  function links(base: string, path: string, sha: string) {
+    const self = `${base}/repos/${repository}/contents/${path}?ref=${branch}`;
+    const git = `${base}/repos/${repository}/git/blobs/${sha}`;
+    const html = `https://github.example/${repository}/blob/${branch}/${path}`;
+    return {
+      url: self,
+      html_url: html,
+      git_url: git,
+      download_url:
+        `https://raw.github.example/${repository}/${branch}/${path}`,
+      _links: { self, git, html },
+    };
+  }
+
+  function describe(base: string, path: string, sha: string, size: number) {
+    return {
+      name: path.slice(path.lastIndexOf("/") + 1),
+      path,
+      sha,
+      size,
+      ...links(base, path, sha),
+    };
+  }
+
+  async function answerFault(taken: GitHubFault) {
+    switch (taken.kind) {
+      case "status":
+        return new Response(
+          taken.body ??
+            JSON.stringify({
+              message: taken.status === 429 || taken.status === 403
+                ? "API rate limit exceeded for user ID 1."
+                : "Server Error",
+              documentation_url: "https://docs.github.com/rest",
+              status: String(taken.status),
+            }),
+          {
+            status: taken.status,
+            headers: {
+              "content-type": "application/json; charset=utf-8",
+              ...taken.headers,
+            },
+          },
+        );
+      case "malformed":
+        return new Response('{"type": "file", "encoding": "base64", "con', {
+          status: 200,
+          headers: { "content-type": "application/json; charset=utf-8" },
+        });
+      case "hang": {
+        await released;
+        return error(503, "Service Unavailable");
+      }
+    }
+  }
+
+  async function get(
+    request: Request,
+    url: URL,
+    base: string,
+    path: string,
+  ): Promise<Response> {
+    const ref = url.searchParams.get("ref");
+    if (ref !== null && ref !== branch) {
+      return error(404, `No commit found for the ref ${ref}`);
+    }
+    const bytes = files.get(path);
+    if (bytes === undefined) {
+      const prefix = `${path}/`;
+      const entries = [...files.keys()].filter((key) => key.startsWith(prefix));
+      if (entries.length === 0) return error(404, "Not Found");
+      const names = new Set(
+        entries.map((key) => key.slice(prefix.length).split("/")[0]!),
+      );
+      const listing = [];
+      for (const entry of [...names].sort()) {
+        const child = `${prefix}${entry}`;
+        const file = files.get(child);
+        listing.push(
+          file
+            ? {
+              type: "file",
+              ...describe(base, child, await shaOf(file), file.byteLength),
+            }
+            : { type: "dir", ...describe(base, child, "0".repeat(40), 0) },
+        );
+      }
+      return json(200, listing);
+    }
+    const sha = await shaOf(bytes);
+    const accept = request.headers.get("accept") ?? "";
+    if (/vnd\.github(?:\.v3)?\.raw/.test(accept)) {
+      return new Response(bytes.slice(), {
+        status: 200,
+        headers: { "content-type": "application/octet-stream", etag: sha },
+      });
+    }
+    const large = bytes.byteLength > RAW_LIMIT;
+    return json(200, {
+      type: "file",
+      encoding: large ? "none" : "base64",
+      content: large ? "" : lineBroken(bytes),
+      ...describe(base, path, sha, bytes.byteLength),
+    });
+  }
+
+  async function put(
+    request: Request,
+    record: RecordedRequest,
+    base: string,
+    path: string,
+  ): Promise<Response> {
+    let body: unknown;
+    try {
+      body = await request.json();
+    } catch {
+      return error(400, "Problems parsing JSON");
+    }
+    if (typeof body !== "object" || body === null || Array.isArray(body)) {
+      return error(400, "Problems parsing JSON");
+    }
+    const fields = body as Record<string, unknown>;
+    record.body = {
+      ...fields,
+      ...(typeof fields.content === "string"
+        ? { content: `<${fields.content.length} characters>` }
+        : {}),
+    };
+    for (const field of ["message", "content"]) {
+      if (fields[field] === undefined) {
+        return error(422, `Invalid request.\n\n"${field}" wasn't supplied.`);
+      }
+      if (typeof fields[field] !== "string") {
+        return error(
+          422,
+          `Invalid request.\n\nFor 'properties/${field}', ${
+            JSON.stringify(fields[field])
+          } is not a string.`,
+        );
+      }
+    }
+    for (const field of ["sha", "branch"]) {
+      if (fields[field] !== undefined && typeof fields[field] !== "string") {
+        return error(
+          422,
+          `Invalid request.\n\nFor 'properties/${field}', ${
+            JSON.stringify(fields[field])
+          } is not a string.`,
+        );
+      }
+    }
+    if (fields.branch !== undefined && fields.branch !== branch) {
+      return error(404, `Branch ${fields.branch} not found`);
+    }
+    const content = decodeBase64(fields.content as string);
+    if (!content) return error(422, "content is not valid Base64");
+    const sha = fields.sha as string | undefined;
+    const newSha = await gitBlobSha(content);
+    shas.set(content, newSha);
+    // Compare and swap with no await between the check and the set, so two
+    // racing writes with the same sha cannot both win.
+    let created: boolean;
+    for (;;) {
+      const current = files.get(path);
+      const currentSha = current ? await shaOf(current) : undefined;
+      if (files.get(path) !== current) continue;
+      if (current && sha === undefined) {
+        return error(422, `Invalid request.\n\n"sha" wasn't supplied.`);
+      }
+      if (current && sha !== currentSha) {
+        return error(409, `${path} does not match ${sha}`);
+      }
+      files.set(path, content);
+      created = current === undefined;
+      break;
+    }
+    commits += 1;
+    const commitSha = await sha1Hex(`commit ${commits} ${path} ${newSha}`);
+    const person = {
+      name: "Double",
+      email: "double@example.com",
+      date: new Date().toISOString(),
+    };
+    return json(created ? 201 : 200, {
+      content: {
+        type: "file",
+        ...describe(base, path, newSha, content.byteLength),
+      },
+      commit: {
+        sha: commitSha,
+        node_id: `C_${commitSha.slice(0, 16)}`,
+        url: `${base}/repos/${repository}/git/commits/${commitSha}`,
+        html_url: `https://github.example/${repository}/commit/${commitSha}`,
+        author: person,
+        committer: person,
+        message: fields.message,
+        tree: {
+          sha: await sha1Hex(`tree ${commitSha}`),
+          url: `${base}/repos/${repository}/git/trees/${commitSha}`,
+        },
+        parents: [],
+        verification: {
+          verified: false,
+          reason: "unsigned",
+          signature: null,
+          payload: null,
+        },
+      },
+    });
+  }
+
+  async function handle(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, key) => {
+      headers[key] = key === "authorization" ? "[redacted]" : value;
+    });
+    const authorization = request.headers.get("authorization");
+    const authorized = authorization === `Bearer ${token}` ||
+      authorization === `token ${token}`;
+    const record: RecordedRequest = {
+      method: request.method,
+      path: url.pathname,
+      search: url.search,
+      headers,
+      authorized,
+    };
+    requests.push(record);
+    const taken = takeFault(request.method);
+    if (taken) return await answerFault(taken);
+    if (!request.headers.has("user-agent")) {
+      return error(
+        403,
+        "Request forbidden by administrative rules. Please make sure your request has a User-Agent header",
+      );
+    }
+    const version = request.headers.get("x-github-api-version");
+    if (version !== null && version !== "2022-11-28") {
+      return error(400, `API version ${version} is not supported.`);
+    }
+    if (authorization !== null && !authorized) {
+      return error(401, "Bad credentials", "https://docs.github.com/rest");
+    }
+    const match = ROUTE.exec(url.pathname);
+    if (!match || !authorized) return error(404, "Not Found");
+    let path: string;
+    try {
+      path = match[3]!.split("/").map(decodeURIComponent).join("/");
+      if (
+        decodeURIComponent(match[1]!) !== owner ||
+        decodeURIComponent(match[2]!) !== name
+      ) {
+        return error(404, "Not Found");
+      }
+    } catch {
+      return error(404, "Not Found");
+    }
+    const base = url.origin +
+      (url.pathname.startsWith("/api/v3") ? "/api/v3" : "");
+    remaining = Math.max(remaining - 1, 1);
+    let response: Response;
+    if (request.method === "GET") {
+      response = await get(request, url, base, path);
+    } else if (request.method === "PUT") {
+      response = await put(request, record, base, path);
+    } else response = error(404, "Not Found");
+    response.headers.set("x-ratelimit-limit", "5000");
+    response.headers.set("x-ratelimit-remaining", String(remaining));
+    response.headers.set("x-ratelimit-used", String(5000 - remaining));
+    response.headers.set("x-ratelimit-resource", "core");
+    response.headers.set("x-github-api-version-selected", "2022-11-28");
+    return response;
+  }
+
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen: () => {} },
+    handle,
+  );
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      release();
+      await server.shutdown();
+    })();
+    return closing;
+  };
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    token,
+    repository,
+    branch,
+    files,
+    requests,
+    setFault(next: GitHubFault | null): void {
+      fault = next;
+      faultLeft = next ? next.times ?? 1 : 0;
+    },
+    close,
+    [Symbol.asyncDispose]: close,
+  };
+}

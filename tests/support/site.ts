@@ -1,0 +1,171 @@
+/**
+ * Temporary site repositories for tests: real git, real files.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { openLocalCheckout } from "../../lib/repository/local/mod.ts";
+import type { ClientInfo, Env, Router } from "../../mod.ts";
+import { fastHash, from, login, type TestEnv, testEnv } from "./helpers.ts";
+import type {
+  LocalCheckout,
+  LocalCheckoutOptions,
+} from "../../lib/repository/local/mod.ts";
+
+/** A temporary site checkout. */
+export interface TempSite extends AsyncDisposable {
+  /** Its folder. */
+  root: string;
+  /** Runs git in it and returns standard output. */
+  git: (...args: string[]) => Promise<string>;
+  /** Reads a file of it as text, or `undefined` when absent. */
+  read: (path: string) => Promise<string | undefined>;
+  /** Opens the local checkout over it. */
+  checkout: (
+    options?: Omit<LocalCheckoutOptions, "root">,
+  ) => Promise<LocalCheckout>;
+  /** Number of commits on HEAD. */
+  commitCount: () => Promise<number>;
+}
+
+/** The page every test site starts with. */
+export const HOME = "src/content/pages/en/home.json";
+
+/** Its content. */
+export const HOME_TEXT = JSON.stringify(
+  {
+    title: "Home",
+    sections: [{ id: "intro", body: "Hello <strong>world</strong>" }],
+  },
+  null,
+  2,
+) + "\n";
+
+/**
+ * Makes a git repository with `src/content/pages/{en,fr}` and one page.
+ *
+ * @param files more files to commit, by path
+ * @returns the site, removed when disposed
+ */
+export async function tempSite(
+  files: Record<string, string> = {},
+): Promise<TempSite> {
+  // The site sits in a folder of its own, so tests can watch what is beside it.
+  const parent = await Deno.realPath(
+    await Deno.makeTempDir({ prefix: "editor-site-" }),
+  );
+  const root = join(parent, "site");
+  await Deno.mkdir(root);
+  const git = async (...args: string[]) => {
+    const output = await new Deno.Command("git", {
+      args: ["-C", root, ...args],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!output.success) {
+      throw new Error(
+        `git ${args.join(" ")}: ${new TextDecoder().decode(output.stderr)}`,
+      );
+    }
+    return new TextDecoder().decode(output.stdout);
+  };
+  const all = {
+    [HOME]: HOME_TEXT,
+    "src/content/pages/fr/.gitkeep": "",
+    ...files,
+  };
+  for (const [path, text] of Object.entries(all)) {
+    await Deno.mkdir(join(root, path, ".."), { recursive: true });
+    await Deno.writeTextFile(join(root, path), text);
+  }
+  await git("init", "--quiet", "--initial-branch=main");
+  await git("config", "user.name", "Test");
+  await git("config", "user.email", "test@localhost");
+  await git("add", "--all");
+  await git("commit", "--quiet", "-m", "Initial");
+  return {
+    root,
+    git,
+    read: (path) => Deno.readTextFile(join(root, path)).catch(() => undefined),
+    checkout: (options = {}) => openLocalCheckout({ root, ...options }),
+    commitCount: async () =>
+      Number((await git("rev-list", "--count", "HEAD")).trim()),
+    [Symbol.asyncDispose]: () => Deno.remove(parent, { recursive: true }),
+  };
+}
+
+/**
+ * `git hash-object` of some text, by the real git.
+ *
+ * @param text the content
+ * @returns the blob SHA-1
+ */
+export async function gitHashObject(
+  text: string | Uint8Array,
+): Promise<string> {
+  const child = new Deno.Command("git", {
+    args: ["hash-object", "--stdin"],
+    stdin: "piped",
+    stdout: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  await writer.write(
+    typeof text === "string" ? new TextEncoder().encode(text) : text,
+  );
+  await writer.close();
+  return new TextDecoder().decode((await child.output()).stdout).trim();
+}
+
+/** A test site with a KV, an env over the site's checkout, and a session. */
+export interface SignedInSite extends AsyncDisposable {
+  /** The KV. */
+  kv: Deno.Kv;
+  /** The site's checkout. */
+  site: TempSite;
+  /** The env: KV, key hash, the checkout as `REPOSITORY`, log capture. */
+  env: TestEnv;
+  /** The cookie header of a session opened with the key. */
+  cookie: string;
+  /** A new client address each call, so tests stay under rate budgets. */
+  nextClient: () => ClientInfo;
+}
+
+let clientCounter = 0;
+
+/**
+ * Opens a KV, makes a site, and logs in through the router.
+ *
+ * @param router the router under test
+ * @param key the site key
+ * @param extra env entries that replace the defaults
+ * @returns the site and its session, closed and removed when disposed
+ */
+export async function signedInSite(
+  router: Router,
+  key: string,
+  extra: Env = {},
+): Promise<SignedInSite> {
+  const kv = await Deno.openKv(":memory:");
+  const site = await tempSite();
+  const env = testEnv(kv, {
+    EDITOR_KEY_HASH: await fastHash(key),
+    REPOSITORY: await site.checkout(),
+    ...extra,
+  });
+  const cookie = await login(router.handle, env, key);
+  return {
+    kv,
+    site,
+    env,
+    cookie,
+    nextClient: () => {
+      const n = clientCounter++;
+      return from(`10.${100 + ((n >> 16) & 127)}.${(n >> 8) & 255}.${n & 255}`);
+    },
+    async [Symbol.asyncDispose]() {
+      kv.close();
+      await site[Symbol.asyncDispose]();
+    },
+  };
+}
