@@ -17,6 +17,7 @@
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { hashKeyCommand, KeyInputError } from "./cli/hash_key.ts";
 import { ServeError, startServe } from "./cli/serve.ts";
+import { checkCommand } from "./cli/check.ts";
 
 export { openLocalCheckout } from "./lib/repository/local/mod.ts";
 export type {
@@ -27,6 +28,16 @@ export type {
 export { ServeError, startServe } from "./cli/serve.ts";
 export type { RunningServe, ServeIo, ServeOptions } from "./cli/serve.ts";
 export { hashKeyCommand } from "./cli/hash_key.ts";
+export { checkCommand, checkPages, formatFailure } from "./cli/check.ts";
+export type { CheckOptions, CheckReport, PageFailure } from "./cli/check.ts";
+export {
+  contentTypeOf,
+  createStaticSite,
+  notFoundResponse,
+  safeSegments,
+  serveStaticFile,
+} from "./cli/static_site.ts";
+export { createProxy, proxyTarget } from "./cli/proxy.ts";
 export type { HashKeyIo, HashKeyOptions } from "./cli/hash_key.ts";
 export type { KeyInput } from "./cli/read_key.ts";
 
@@ -62,6 +73,9 @@ function integer(name: string, min: number, max: number) {
     return number;
   };
 }
+
+/** `editor check` found failures: exit code 1, the lines already printed. */
+class CheckFailed extends Error {}
 
 /** Builds the `editor` program: commander, not yet parsed. */
 function createProgram(io: CliIo): Command {
@@ -102,6 +116,14 @@ function createProgram(io: CliIo): Command {
     )
     .option("--no-commit", "write files without committing them")
     .option("--demo", "serve a demo site made in a temporary git repository")
+    .option(
+      "--site <dir>",
+      "also serve this built site's static files (e.g. dist), on the same origin",
+    )
+    .option(
+      "--proxy <url>",
+      "send every other path to the site's dev server (e.g. http://127.0.0.1:4321), WebSockets included",
+    )
     .addHelpText(
       "after",
       `
@@ -109,8 +131,16 @@ The site key: EDITOR_KEY_HASH (from editor hash-key) when set; otherwise a
 random key is made for this run and printed once on standard error.
 Each request writes one JSON log line on standard output. Ctrl-C stops.
 
+The origin: the routes under /api/, the overlay's files under /_inpage/
+(a page loads them with <script type="module" src="/_inpage/loader.js">),
+then the site: --proxy sends everything else to its dev server (live reload
+included), --site serves its built files (folders by index.html; dotfiles,
+traversal and links out of the folder answer 404).
+
 Examples:
   deno task editor serve --demo
+  deno task editor serve --repo . --proxy http://127.0.0.1:4321
+  deno task editor serve --repo . --site dist
   EDITOR_KEY_HASH='$argon2id$…' deno task editor serve --repo ../my-site`,
     )
     .action(async (options: {
@@ -121,6 +151,8 @@ Examples:
       kv?: string;
       commit: boolean;
       demo?: boolean;
+      site?: string;
+      proxy?: string;
     }) => {
       const running = await startServe(options, {
         out: io.out,
@@ -136,6 +168,46 @@ Examples:
       });
       await running.finished;
       stopListening?.();
+    });
+
+  program.command("check")
+    .description(
+      "Run the publish rules on every page file of a checkout (for a site's CI)",
+    )
+    .option(
+      "--repo <dir>",
+      "the site's checkout, holding src/content/pages",
+      ".",
+    )
+    .option(
+      "--locales <list>",
+      "comma-separated locales (default: the folder names under src/content/pages)",
+      (value: string) =>
+        value.split(",").map((locale) => locale.trim()).filter(Boolean),
+    )
+    .addHelpText(
+      "after",
+      `
+Each .json file under src/content/pages must have a page path of one of the
+locales (src/content/pages/{locale}/{page}.json), pass the page rules that
+/api/save applies (markup, links, ids, keys, media, size), and every media
+src must name a file under public/images/. Each failing file prints one line,
+file: pointer: reason (detail), on standard output.
+
+Exit code: 0 when every page passes (one summary line), 1 otherwise.
+
+Examples:
+  deno task editor check --repo .
+  deno task editor check --repo ../my-site --locales en,fr
+
+In GitHub Actions, before the build:
+  - uses: actions/checkout@v4
+  - uses: denoland/setup-deno@v2
+  - run: deno run -A jsr:@inpage/editor@2/cli check --repo .`,
+    )
+    .action(async (options: { repo: string; locales?: string[] }) => {
+      const code = await checkCommand(options, { out: io.out, err: io.err });
+      if (code !== 0) throw new CheckFailed();
     });
 
   program.command("hash-key")
@@ -206,6 +278,7 @@ export async function main(args: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
+    if (error instanceof CheckFailed) return 1;
     if (error instanceof KeyInputError || error instanceof ServeError) {
       io.err(`editor: ${error.message}\n`);
       return 1;

@@ -13,6 +13,8 @@ import { hashKey, parseKeyHash } from "../lib/access/site_key.ts";
 import { randomToken } from "../lib/access/random_token.ts";
 import { openLocalCheckout } from "../lib/repository/local/mod.ts";
 import { createDemoSite } from "./demo_site.ts";
+import { createProxy, proxyTarget } from "./proxy.ts";
+import { notFoundResponse, serveStaticFile } from "./static_site.ts";
 
 /** The options of `editor serve`. */
 export interface ServeOptions {
@@ -30,6 +32,18 @@ export interface ServeOptions {
   commit: boolean;
   /** Serve a demo site made in a temporary folder instead of `repo`. */
   demo?: boolean | undefined;
+  /** A built site's folder, whose static files are served beside the routes. */
+  site?: string | undefined;
+  /**
+   * A dev server's URL: every path that is neither a route nor under
+   * `/_inpage/` goes there, WebSocket upgrades included.
+   */
+  proxy?: string | undefined;
+  /**
+   * Answers the site's own requests (its pages), for a program that renders
+   * them itself; `undefined` goes on to `site`, then 404.
+   */
+  render?: ((request: Request) => Promise<Response | undefined>) | undefined;
 }
 
 /** Where `editor serve` writes and what it reads from its environment. */
@@ -91,6 +105,7 @@ export async function startServe(
   }
   try {
     await requireSite(root);
+    await requireSiteOptions(options);
     const locales = options.locales ?? await localeFolders(root);
     try {
       checkLocales({ locales });
@@ -115,6 +130,7 @@ export async function startServe(
       EDITOR_LOG: (line) => io.out(line + "\n"),
     };
     const router = createRouter({ locales });
+    const handle = siteHandler(router, env, options);
     const controller = new AbortController();
     let server: Deno.HttpServer<Deno.NetAddr>;
     try {
@@ -123,7 +139,7 @@ export async function startServe(
         port: options.port,
         signal: controller.signal,
         onListen: () => {},
-      }, (request, info) => router.handle(request, env, info));
+      }, handle);
     } catch (error) {
       if (error instanceof Deno.errors.AddrInUse) {
         throw new ServeError(
@@ -179,6 +195,71 @@ export async function startServe(
       await Promise.resolve(cleanup()).catch(() => {});
     }
     throw error;
+  }
+}
+
+/**
+ * The one origin: the routes, the overlay's files under `/_inpage/`, then
+ * the site (a dev server, a renderer or a built folder), else 404 JSON.
+ */
+function siteHandler(
+  router: ReturnType<typeof createRouter>,
+  env: Env,
+  options: ServeOptions,
+): Deno.ServeHandler<Deno.NetAddr> {
+  const proxy = options.proxy === undefined
+    ? undefined
+    : createProxy(options.proxy);
+  const site = options.site === undefined ? undefined : resolve(options.site);
+  const render = options.render;
+  return async (request, info) => {
+    let pathname: string;
+    try {
+      pathname = new URL(request.url).pathname;
+    } catch {
+      pathname = "";
+    }
+    if (router.find(pathname)) return await router.handle(request, env, info);
+    if (pathname.startsWith("/_inpage/")) {
+      return await overlayAsset(request) ?? notFoundResponse();
+    }
+    if (proxy) return await proxy(request);
+    const rendered = await render?.(request);
+    if (rendered) return rendered;
+    if (site) {
+      const file = await serveStaticFile(request, site);
+      if (file) return file;
+      return notFoundResponse();
+    }
+    return await router.handle(request, env, info);
+  };
+}
+
+/** Stands in until the overlay's files are built: nothing under /_inpage/. */
+function overlayAsset(_request: Request): Promise<Response | undefined> {
+  return Promise.resolve(undefined);
+}
+
+async function requireSiteOptions(options: ServeOptions): Promise<void> {
+  if (options.site !== undefined && options.proxy !== undefined) {
+    throw new ServeError(
+      "--site and --proxy both name the site: pass one of them",
+    );
+  }
+  if (options.proxy !== undefined) {
+    try {
+      proxyTarget(options.proxy);
+    } catch (error) {
+      throw new ServeError(`--proxy: ${(error as Error).message}`);
+    }
+  }
+  if (options.site !== undefined) {
+    const info = await Deno.stat(options.site).catch(() => undefined);
+    if (!info?.isDirectory) {
+      throw new ServeError(
+        `--site ${options.site} is not a folder: pass the built site's folder (e.g. dist)`,
+      );
+    }
   }
 }
 

@@ -19,7 +19,7 @@ Deno.test("the README opens with the two commands that CI runs", async () => {
   assert.equal(lines[2], "```sh");
   assert.match(
     lines[3] ?? "",
-    /^npx --yes deno@2\.9\.6 task editor serve --demo /,
+    /^npx --yes deno@2\.9\.6 task demo /,
   );
   assert.match(lines[4] ?? "", /^npx --yes deno@2\.9\.6 task test /);
   const ci = await Deno.readTextFile(new URL("../.ci/run", import.meta.url));

@@ -1,0 +1,133 @@
+/**
+ * `deno task demo`: the example site, edited in place. It copies this folder
+ * to a temporary git repository, then serves, on one origin, the site's
+ * pages (rendered from their JSON on each request), the overlay under
+ * `/_inpage/` and the editor's routes, with a fresh site key. Ctrl-C or
+ * SIGTERM stops it and removes the folder; the project's own files are never
+ * written.
+ *
+ * ```sh
+ * npx --yes deno@2.9.6 task demo              # http://127.0.0.1:8787/
+ * npx --yes deno@2.9.6 task demo --port 0     # a free port
+ * ```
+ *
+ * @module
+ */
+
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
+import { ServeError, startServe } from "../../cli/serve.ts";
+import { renderSite } from "./render.ts";
+
+/** This example's folder. */
+export const EXAMPLE: string = dirname(fileURLToPath(import.meta.url));
+
+async function copyTree(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    const source = join(from, entry.name);
+    if (entry.isDirectory) await copyTree(source, join(to, entry.name));
+    else if (entry.isFile) await Deno.copyFile(source, join(to, entry.name));
+  }
+}
+
+async function git(root: string, args: string[]): Promise<void> {
+  const { success, stderr } = await new Deno.Command("git", {
+    args: ["-C", root, ...args],
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!success) {
+    throw new Error(
+      `git ${args[0]} failed: ${new TextDecoder().decode(stderr).trim()}`,
+    );
+  }
+}
+
+/**
+ * Copies the example site to a new temporary folder and makes it a git
+ * repository with one commit (its git identity set in that repository only).
+ *
+ * @returns the folder
+ */
+export async function copyExampleSite(): Promise<string> {
+  const root = await Deno.realPath(
+    await Deno.makeTempDir({ prefix: "inpage-demo-" }),
+  );
+  try {
+    await copyTree(EXAMPLE, root);
+    for (
+      const args of [
+        ["init", "--quiet", "--initial-branch=main"],
+        ["config", "user.name", "Demo editor"],
+        ["config", "user.email", "demo@localhost"],
+        ["add", "--all"],
+        ["commit", "--quiet", "--no-verify", "-m", "Example site"],
+      ]
+    ) await git(root, args);
+  } catch (error) {
+    await Deno.remove(root, { recursive: true });
+    throw error;
+  }
+  return root;
+}
+
+if (import.meta.main) {
+  const { values } = parseArgs({
+    args: Deno.args,
+    options: {
+      port: { type: "string", default: "8787" },
+      hostname: { type: "string", default: "127.0.0.1" },
+    },
+  });
+  const port = Number(values.port);
+  if (!/^\d+$/.test(values.port) || port > 65_535) {
+    console.error("demo: --port must be a whole number from 0 to 65535");
+    Deno.exit(1);
+  }
+  const root = await copyExampleSite();
+  const remove = () => Deno.remove(root, { recursive: true }).catch(() => {});
+  const encoder = new TextEncoder();
+  const write = (file: typeof Deno.stdout) => (text: string) =>
+    void file.writeSync(encoder.encode(text));
+  let running;
+  try {
+    running = await startServe({
+      repo: root,
+      port,
+      hostname: values.hostname,
+      commit: true,
+      kv: join(root, ".git", "editor-kv.sqlite3"),
+      render: (request) => renderSite(request, root),
+    }, {
+      out: write(Deno.stdout),
+      err: write(Deno.stderr),
+      // A fresh key each run, whatever the environment holds.
+      getEnv: (name) =>
+        name === "EDITOR_KEY_HASH" ? undefined : Deno.env.get(name),
+    });
+  } catch (error) {
+    await remove();
+    if (!(error instanceof ServeError)) throw error;
+    console.error(`demo: ${error.message}`);
+    Deno.exit(1);
+  }
+  console.error(
+    `Demo site copied to ${root} (a git repository, removed when this stops)\nOpen ${running.url}en/?edit and log in with the key above. Ctrl-C stops.`,
+  );
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    console.error("Stopping");
+    void running.shutdown();
+  };
+  const signals: Deno.Signal[] = Deno.build.os === "windows"
+    ? ["SIGINT", "SIGBREAK"]
+    : ["SIGINT", "SIGTERM"];
+  for (const signal of signals) Deno.addSignalListener(signal, stop);
+  await running.finished;
+  await remove();
+  Deno.exit(0);
+}

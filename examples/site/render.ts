@@ -1,0 +1,242 @@
+/**
+ * The example site's renderer: pages rendered from
+ * `src/content/pages/{lang}/{page}.json` on each request, the way a site's
+ * dev server would, so that a publish shows on the next reload. Files under
+ * `public/` (the style sheet, `images/`) are served as they are.
+ *
+ * Regions are marked with the editor's data attributes: `data-inpage-page`
+ * on the container, `data-inpage-text` on plain-text fields (written as
+ * text), `data-inpage-html` on rich text (written as HTML: the page rules
+ * allow only safe markup) and `data-inpage-image` on images (a media object
+ * as `<img>`). A link object is spread into the attributes of `<a>`.
+ *
+ * @module
+ */
+
+import { join } from "node:path";
+import { serveStaticFile } from "../../cli/static_site.ts";
+import { pageRules } from "../../lib/pages/page_rules.ts";
+
+/** The site's languages, with the words its templates need. */
+const LANGUAGES: Readonly<Record<string, Labels>> = {
+  en: {
+    name: "English",
+    home: "Home",
+    about: "About",
+    footer:
+      "An example site for @inpage/editor. Add ?edit to any address to edit it.",
+    broken: "This page fails the page rules: run editor check",
+  },
+  fr: {
+    name: "Français",
+    home: "Accueil",
+    about: "À propos",
+    footer:
+      "Un site d’exemple pour @inpage/editor. Ajoutez ?edit à l’adresse pour le modifier.",
+    broken: "Cette page enfreint les règles des pages : lancez editor check",
+  },
+};
+
+interface Labels {
+  name: string;
+  home: string;
+  about: string;
+  footer: string;
+  broken: string;
+}
+
+const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * Answers a request for the site whose checkout is `siteRoot`: a page, a
+ * redirect to a page's canonical address, or a file of `public/`.
+ *
+ * @param request the request
+ * @param siteRoot the site's folder (holding `src/` and `public/`)
+ * @returns the response, or `undefined` when the site has nothing there
+ * @example
+ * ```ts ignore
+ * Deno.serve(async (request) =>
+ *   await renderSite(request, ".") ?? new Response("Not found", { status: 404 })
+ * );
+ * ```
+ */
+export async function renderSite(
+  request: Request,
+  siteRoot: string,
+): Promise<Response | undefined> {
+  if (request.method !== "GET" && request.method !== "HEAD") return undefined;
+  const url = new URL(request.url);
+  if (url.pathname === "/") return redirect(url, "/en/");
+  const segments = url.pathname.split("/").slice(1);
+  const [lang = "", ...rest] = segments;
+  const labels = Object.hasOwn(LANGUAGES, lang) ? LANGUAGES[lang] : undefined;
+  if (!labels) return await serveStaticFile(request, join(siteRoot, "public"));
+  if (rest.length === 0) return redirect(url, `/${lang}/`);
+  const slash = rest.at(-1) === "";
+  if (slash) rest.pop();
+  const names = rest.length === 0 ? ["home"] : rest;
+  if (names.length > 4 || !names.every((name) => SEGMENT.test(name))) {
+    return undefined;
+  }
+  const path = `src/content/pages/${lang}/${names.join("/")}.json`;
+  const source = await Deno.readTextFile(join(siteRoot, path)).catch(() =>
+    undefined
+  );
+  if (source === undefined) return undefined;
+  if (!slash) return redirect(url, `${url.pathname}/`);
+  let page: Page;
+  try {
+    pageRules(source);
+    page = JSON.parse(source);
+  } catch {
+    return html(500, `<!doctype html><title>Error</title><p>${labels.broken}`);
+  }
+  const body = layout({
+    lang,
+    labels,
+    path,
+    page,
+    current: names.join("/"),
+  });
+  return html(200, request.method === "HEAD" ? null : body);
+}
+
+/** What the templates read from a page file; other keys are kept unused. */
+interface Page {
+  title?: string;
+  lead?: string;
+  image?: Media;
+  sections?: { id?: string; heading?: string; body?: string }[];
+  cta?: { text?: string; link?: Record<string, unknown> };
+}
+
+interface Media {
+  src: string;
+  width?: number;
+  height?: number;
+  alt?: string;
+}
+
+function layout(
+  { lang, labels, path, page, current }: {
+    lang: string;
+    labels: Labels;
+    path: string;
+    page: Page;
+    current: string;
+  },
+): string {
+  const nav = [["home", labels.home, `/${lang}/`], [
+    "about",
+    labels.about,
+    `/${lang}/about/`,
+  ]]
+    .map(([name, label, href]) =>
+      `<a href="${href}"${
+        name === current ? ' aria-current="page"' : ""
+      }>${label}</a>`
+    ).join("");
+  const languages = Object.keys(LANGUAGES).map((code) => {
+    const href = current === "home" ? `/${code}/` : `/${code}/${current}/`;
+    const attributes = code === lang
+      ? ' aria-current="true"'
+      : ` hreflang="${code}" lang="${code}"`;
+    return `<a href="${href}"${attributes} title="${
+      LANGUAGES[code]?.name
+    }">${code.toUpperCase()}</a>`;
+  }).join("");
+  const sections = (page.sections ?? []).map((section, index) => `
+      <section class="card"${section.id ? ` id="${text(section.id)}"` : ""}>
+        <h2 data-inpage-text="/sections/${index}/heading">${
+    text(section.heading ?? "")
+  }</h2>
+        <div class="prose" data-inpage-html="/sections/${index}/body">${
+    section.body ?? ""
+  }</div>
+      </section>`).join("");
+  const image = page.image
+    ? `<figure class="picture"><img data-inpage-image="/image" src="/images/${
+      text(page.image.src)
+    }"${page.image.width ? ` width="${page.image.width}"` : ""}${
+      page.image.height ? ` height="${page.image.height}"` : ""
+    } alt="${text(page.image.alt ?? "")}"></figure>`
+    : "";
+  const cta = page.cta?.link
+    ? `<p><a class="button"${
+      spread(page.cta.link)
+    } data-inpage-text="/cta/text">${text(page.cta.text ?? "")}</a></p>`
+    : "";
+  return `<!doctype html>
+<html lang="${lang}">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>${text(page.title ?? "")} · Inpage Studio</title>
+  <link rel="stylesheet" href="/site.css">
+  <link rel="icon" href="data:,">
+  <script type="module" src="/_inpage/loader.js"></script>
+</head>
+<body>
+  <header class="top">
+    <a class="brand" href="/${lang}/">Inpage Studio</a>
+    <nav class="pages">${nav}</nav>
+    <nav class="languages" aria-label="Language">${languages}</nav>
+  </header>
+  <main data-inpage-page="${path}">
+    <section class="hero">
+      <div class="hero-text">
+        <h1 data-inpage-text="/title">${text(page.title ?? "")}</h1>
+        <div class="lead prose" data-inpage-html="/lead">${
+    page.lead ?? ""
+  }</div>
+        ${cta}
+      </div>
+      ${image}
+    </section>
+    <div class="sections">${sections}
+    </div>
+  </main>
+  <footer class="bottom">${labels.footer}</footer>
+</body>
+</html>
+`;
+}
+
+/** Attributes from a link object: every string, number or boolean value. */
+function spread(link: Record<string, unknown>): string {
+  let out = "";
+  for (const [name, value] of Object.entries(link)) {
+    if (!/^[a-z][a-z0-9-]*$/i.test(name)) continue;
+    if (typeof value === "string" || typeof value === "number") {
+      out += ` ${name}="${text(String(value))}"`;
+    } else if (value === true) out += ` ${name}`;
+  }
+  return out;
+}
+
+/** Escapes text for an element's content or a quoted attribute. */
+function text(value: string): string {
+  return value.replace(
+    /[&<>"']/g,
+    (character) => `&#${character.charCodeAt(0)};`,
+  );
+}
+
+function html(status: number, body: string | null): Response {
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+}
+
+function redirect(url: URL, pathname: string): Response {
+  return new Response(null, {
+    status: 302,
+    headers: { location: pathname + url.search },
+  });
+}

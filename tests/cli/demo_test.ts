@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import { join, relative } from "node:path";
+
+const ROOT = new URL("../../", import.meta.url).pathname;
+const EXAMPLE = join(ROOT, "examples/site");
+
+/** Every file under a folder with the SHA-256 of its bytes, sorted. */
+async function tree(folder: string): Promise<string[]> {
+  const out: string[] = [];
+  const walk = async (at: string) => {
+    for await (const entry of Deno.readDir(at)) {
+      const path = join(at, entry.name);
+      if (entry.isDirectory) await walk(path);
+      else {
+        const digest = await crypto.subtle.digest(
+          "SHA-256",
+          await Deno.readFile(path),
+        );
+        out.push(
+          `${relative(folder, path)} ${
+            Array.from(new Uint8Array(digest), (b) => b.toString(16)).join("")
+          }`,
+        );
+      }
+    }
+  };
+  await walk(folder);
+  return out.sort();
+}
+
+/** The project's top-level names, so that a stray file shows. */
+async function topLevel(): Promise<string[]> {
+  const names: string[] = [];
+  for await (const entry of Deno.readDir(ROOT)) names.push(entry.name);
+  return names.sort();
+}
+
+async function git(root: string, ...args: string[]): Promise<string> {
+  const output = await new Deno.Command("git", {
+    args: ["-C", root, ...args],
+    stdout: "piped",
+  }).output();
+  return new TextDecoder().decode(output.stdout);
+}
+
+Deno.test("deno task demo serves the example site, the overlay's loader tag and the routes on one origin, prints a fresh key, and leaves the project's files unchanged", async () => {
+  const before = { example: await tree(EXAMPLE), top: await topLevel() };
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["task", "--quiet", "demo", "--port", "0"],
+    cwd: ROOT,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+    // A key hash in the environment is ignored: the demo makes a fresh key.
+    env: { NO_COLOR: "1", EDITOR_KEY_HASH: "$argon2id$not-used" },
+  }).spawn();
+  let output = "";
+  const pumps = Promise.all([child.stdout, child.stderr].map(async (stream) => {
+    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+      output += text;
+    }
+  }));
+  let exited = false;
+  const status = child.status.finally(() => exited = true);
+  try {
+    const deadline = Date.now() + 60_000;
+    while (
+      !/listening on http:\/\/\S+\/[\s\S]*Open http/.test(output) &&
+      !exited && Date.now() < deadline
+    ) await new Promise((resolve) => setTimeout(resolve, 50));
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(output)?.[1];
+    const key = /site key for this run is (\S+)/.exec(output)?.[1];
+    const folder = /Demo site copied to (\S+)/.exec(output)?.[1];
+    assert.ok(url && key && folder, output);
+    assert.match(output, new RegExp(`Open ${url}en/\\?edit`));
+
+    const home = await fetch(`${url}en/`);
+    assert.equal(home.status, 200);
+    assert.equal(home.headers.get("content-type"), "text/html; charset=utf-8");
+    const html = await home.text();
+    for (
+      const part of [
+        '<script type="module" src="/_inpage/loader.js"></script>',
+        '<main data-inpage-page="src/content/pages/en/home.json">',
+        '<h1 data-inpage-text="/title">Small sites, edited in place</h1>',
+        'data-inpage-html="/lead"><p>This page is rendered from <strong>plain JSON</strong>',
+        '<img data-inpage-image="/image" src="/images/hills-at-dawn-98c9ac741e4e.png" width="960" height="540" alt="Green hills under a rising sun">',
+        '<section class="card" id="rules">',
+        '<h2 data-inpage-text="/sections/1/heading">',
+        'data-inpage-html="/sections/1/body"><p>Rich text',
+        '<a class="button" href="/en/about/" title="About this demo" data-inpage-text="/cta/text">Meet the team</a>',
+        '<a href="/fr/" hreflang="fr" lang="fr" title="Français">FR</a>',
+      ]
+    ) assert.ok(html.includes(part), part);
+
+    const root = await fetch(url, { redirect: "manual" });
+    assert.equal(root.status, 302);
+    assert.equal(root.headers.get("location"), "/en/");
+    await root.body?.cancel();
+    const about = await fetch(`${url}fr/about/`);
+    assert.match(await about.text(), /<h1 data-inpage-text="\/title">À propos/);
+    const css = await fetch(`${url}site.css`);
+    assert.equal(css.headers.get("content-type"), "text/css; charset=utf-8");
+    await css.body?.cancel();
+    const image = await fetch(`${url}images/hills-at-dawn-98c9ac741e4e.png`);
+    assert.equal(image.headers.get("content-type"), "image/png");
+    assert.deepEqual(
+      new Uint8Array(await image.arrayBuffer()),
+      await Deno.readFile(
+        join(EXAMPLE, "public/images/hills-at-dawn-98c9ac741e4e.png"),
+      ),
+    );
+    const hidden = await fetch(`${url}.git/config`);
+    assert.equal(hidden.status, 404);
+    await hidden.body?.cancel();
+
+    // The routes, with the printed key: a publish shows on the next reload.
+    const login = await fetch(`${url}api/auth`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ key }),
+    });
+    assert.equal(login.status, 200);
+    await login.body?.cancel();
+    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0])
+      .join("; ");
+    const path = "src/content/pages/en/home.json";
+    const read = await fetch(`${url}api/content?path=${path}`, {
+      headers: { cookie },
+    });
+    const { content, version } = await read.json();
+    const page = JSON.parse(content);
+    page.title = "Edited in place";
+    const save = await fetch(`${url}api/save`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify({
+        path,
+        content: JSON.stringify(page),
+        version,
+        message: "Retitle the home page",
+      }),
+    });
+    assert.equal(save.status, 200, await save.clone().text());
+    await save.body?.cancel();
+    assert.match(
+      await (await fetch(`${url}en/`)).text(),
+      /<h1 data-inpage-text="\/title">Edited in place<\/h1>/,
+    );
+    assert.equal(
+      (await git(folder, "log", "--format=%s")).trim(),
+      "Retitle the home page\nExample site",
+    );
+
+    child.kill("SIGTERM");
+    assert.equal((await status).code, 0);
+    await pumps;
+    await assert.rejects(() => Deno.stat(folder), Deno.errors.NotFound);
+  } finally {
+    if (!exited) child.kill("SIGKILL");
+    await status;
+    await pumps;
+  }
+  assert.deepEqual(
+    { example: await tree(EXAMPLE), top: await topLevel() },
+    before,
+  );
+});

@@ -1,0 +1,281 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { runCli, startServeProcess } from "../support/cli.ts";
+import { tempSite } from "../support/site.ts";
+
+/** The bytes of the streamed asset: 3 MiB, every byte value. */
+const ASSET = Uint8Array.from(
+  { length: 3 * 1024 * 1024 },
+  (_, index) => (index * 7 + (index >> 11)) & 0xff,
+);
+
+/** A tiny dev server: a page, a streamed binary asset, an echo, a WebSocket echo. */
+function devServer() {
+  const seen: { method: string; path: string; headers: Headers }[] = [];
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (request) => {
+      const url = new URL(request.url);
+      seen.push({
+        method: request.method,
+        path: url.pathname + url.search,
+        headers: request.headers,
+      });
+      if (url.pathname === "/live") {
+        const { socket, response } = Deno.upgradeWebSocket(request, {
+          protocol: "vite-hmr",
+        });
+        socket.onopen = () => socket.send("connected");
+        socket.onmessage = (event) =>
+          socket.send(
+            typeof event.data === "string" ? `echo: ${event.data}` : event.data,
+          );
+        return response;
+      }
+      if (url.pathname === "/en/") {
+        return new Response(
+          '<!doctype html><main data-inpage-page="src/content/pages/en/home.json"><h1>Dev page</h1></main>',
+          {
+            headers: {
+              "content-type": "text/html; charset=utf-8",
+              "x-dev": "yes",
+            },
+          },
+        );
+      }
+      if (url.pathname === "/assets/photo.bin") {
+        let offset = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (offset >= ASSET.length) return controller.close();
+            controller.enqueue(ASSET.slice(offset, offset + 65_536));
+            offset += 65_536;
+          },
+        });
+        return new Response(body, {
+          headers: { "content-type": "application/octet-stream" },
+        });
+      }
+      if (url.pathname === "/echo") {
+        return new Response(request.body, {
+          status: 201,
+          headers: {
+            "x-method": request.method,
+            "x-custom": request.headers.get("x-custom") ?? "",
+          },
+        });
+      }
+      if (url.pathname === "/old") {
+        return new Response(null, {
+          status: 301,
+          headers: { location: `${url.origin}/en/?from=old` },
+        });
+      }
+      return new Response("dev 404", { status: 404 });
+    },
+  );
+  return { server, seen, url: `http://127.0.0.1:${server.addr.port}` };
+}
+
+Deno.test("editor serve --proxy passes a page, a streamed binary asset, a streamed request body and a redirect to the dev server", async () => {
+  await using site = await tempSite();
+  const dev = devServer();
+  try {
+    await using server = await startServeProcess([
+      "--repo",
+      site.root,
+      "--proxy",
+      dev.url,
+      "--port",
+      "0",
+      "--kv",
+      ":memory:",
+    ]);
+    const page = await fetch(`${server.url}en/?lang=en`);
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get("x-dev"), "yes");
+    assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+    assert.match(await page.text(), /data-inpage-page="src\/content\/pages/);
+    assert.equal(dev.seen.at(-1)?.path, "/en/?lang=en");
+
+    const asset = await fetch(`${server.url}assets/photo.bin`);
+    assert.equal(asset.headers.get("content-type"), "application/octet-stream");
+    let received = 0;
+    let chunks = 0;
+    const copy = new Uint8Array(ASSET.length);
+    for await (const chunk of asset.body!) {
+      copy.set(chunk, received);
+      received += chunk.byteLength;
+      chunks++;
+    }
+    assert.equal(received, ASSET.length);
+    assert.ok(chunks > 1, "arrives in several chunks");
+    assert.deepEqual(copy, ASSET);
+
+    const upload = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(ASSET.subarray(0, 100_000));
+        controller.enqueue(ASSET.subarray(100_000, 250_000));
+        controller.close();
+      },
+    });
+    const echo = await fetch(`${server.url}echo`, {
+      method: "PUT",
+      headers: { "x-custom": "kept" },
+      body: upload,
+    });
+    assert.equal(echo.status, 201);
+    assert.equal(echo.headers.get("x-method"), "PUT");
+    assert.equal(echo.headers.get("x-custom"), "kept");
+    assert.deepEqual(
+      new Uint8Array(await echo.arrayBuffer()),
+      ASSET.subarray(0, 250_000),
+    );
+    const forwarded = dev.seen.at(-1)?.headers;
+    assert.equal(
+      forwarded?.get("x-forwarded-host"),
+      new URL(server.url).host,
+    );
+
+    const moved = await fetch(`${server.url}old`, { redirect: "manual" });
+    assert.equal(moved.status, 301);
+    assert.equal(moved.headers.get("location"), "/en/?from=old");
+    await moved.body?.cancel();
+
+    const missing = await fetch(`${server.url}nothing`);
+    assert.equal(missing.status, 404);
+    assert.equal(await missing.text(), "dev 404");
+
+    // The editor's routes are never sent to the dev server.
+    const before = dev.seen.length;
+    const logout = await fetch(`${server.url}api/auth`, { method: "DELETE" });
+    assert.deepEqual(await logout.json(), { ok: true });
+    const read = await fetch(
+      `${server.url}api/content?path=src/content/pages/en/home.json`,
+    );
+    assert.equal(read.status, 401);
+    await read.body?.cancel();
+    const inpage = await fetch(`${server.url}_inpage/nothing.js`);
+    assert.equal(inpage.status, 404);
+    await inpage.body?.cancel();
+    assert.equal(dev.seen.length, before);
+    assert.equal(await server.stop(), 0);
+  } finally {
+    await dev.server.shutdown();
+  }
+});
+
+Deno.test("editor serve --proxy relays a WebSocket both ways with the dev server's sub-protocol", async () => {
+  await using site = await tempSite();
+  const dev = devServer();
+  try {
+    await using server = await startServeProcess([
+      "--repo",
+      site.root,
+      "--proxy",
+      dev.url,
+      "--port",
+      "0",
+      "--kv",
+      ":memory:",
+    ]);
+    const socket = new WebSocket(
+      `${server.url.replace("http:", "ws:")}live?token=abc`,
+      ["vite-hmr"],
+    );
+    socket.binaryType = "arraybuffer";
+    const messages: (string | ArrayBuffer)[] = [];
+    const next = () =>
+      new Promise<string | ArrayBuffer>((resolve, reject) => {
+        const take = () => {
+          if (messages.length > 0) return resolve(messages.shift()!);
+          socket.addEventListener("message", take, { once: true });
+        };
+        socket.addEventListener("error", () => reject(new Error("error")), {
+          once: true,
+        });
+        take();
+      });
+    socket.onmessage = (event) => messages.push(event.data);
+    await new Promise((resolve, reject) => {
+      socket.onopen = resolve;
+      socket.onerror = () =>
+        reject(new Error("no WebSocket through the proxy"));
+    });
+    assert.equal(socket.protocol, "vite-hmr");
+    assert.equal(await next(), "connected");
+    socket.send("hello");
+    assert.equal(await next(), "echo: hello");
+    socket.send(new Uint8Array([0, 255, 7]));
+    assert.deepEqual(
+      new Uint8Array(await next() as ArrayBuffer),
+      new Uint8Array([0, 255, 7]),
+    );
+    assert.equal(dev.seen.at(-1)?.path, "/live?token=abc");
+    const closed = new Promise((resolve) => socket.onclose = resolve);
+    socket.close(1000);
+    await closed;
+    assert.equal(await server.stop(), 0);
+  } finally {
+    await dev.server.shutdown();
+  }
+});
+
+Deno.test("editor serve --proxy answers 502 JSON when the dev server does not answer", async () => {
+  await using site = await tempSite();
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  await using server = await startServeProcess([
+    "--repo",
+    site.root,
+    "--proxy",
+    `http://127.0.0.1:${port}`,
+    "--port",
+    "0",
+    "--kv",
+    ":memory:",
+  ]);
+  const response = await fetch(`${server.url}en/`);
+  assert.equal(response.status, 502);
+  assert.deepEqual(await response.json(), { error: "unavailable" });
+  await server.stop();
+});
+
+Deno.test("editor serve refuses a --proxy that is not an http URL, a --site that is not a folder, and both at once, with one line", async () => {
+  await using site = await tempSite();
+  const cases: [string[], string][] = [
+    [
+      ["--proxy", "ftp://127.0.0.1:21"],
+      "editor: --proxy: ftp://127.0.0.1:21 is not an http: or https: URL\n",
+    ],
+    [
+      ["--site", join(site.root, "dist")],
+      `editor: --site ${
+        join(site.root, "dist")
+      } is not a folder: pass the built site's folder (e.g. dist)\n`,
+    ],
+    [
+      ["--site", site.root, "--proxy", "http://127.0.0.1:4321"],
+      "editor: --site and --proxy both name the site: pass one of them\n",
+    ],
+  ];
+  for (const [args, message] of cases) {
+    const run = await runCli(
+      [
+        "serve",
+        "--repo",
+        site.root,
+        "--port",
+        "0",
+        "--kv",
+        ":memory:",
+        ...args,
+      ],
+      "",
+      { EDITOR_KEY_HASH: "" },
+    );
+    assert.equal(run.code, 1, args.join(" "));
+    assert.equal(run.stderr, message);
+  }
+});
