@@ -300,6 +300,9 @@ Deno.test("editor serve --help documents every option", async () => {
       "--kv <file>",
       "--no-commit",
       "--demo",
+      "--site <dir>",
+      "--proxy <url>",
+      "/_inpage/loader.js",
       "EDITOR_KEY_HASH",
     ]
   ) {
