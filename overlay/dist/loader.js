@@ -1,0 +1,1 @@
+var t=!1;function r(){if(t)return;t=!0,import(new URL("./overlay.js",import.meta.url).href).then(a=>a.start(),()=>{t=!1})}/(?:^|;\s*)editor_edit=1(?:;|$)/.test(document.cookie)||new URLSearchParams(location.search).has("edit")?r():addEventListener("keydown",e=>{(e.ctrlKey||e.metaKey)&&e.shiftKey&&e.key.toLowerCase()==="e"&&(e.preventDefault(),r())});

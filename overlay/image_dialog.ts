@@ -1,0 +1,198 @@
+/// <reference lib="dom" />
+/**
+ * Image replacement: pick a file, crop it with Cropper.js, scale it to at
+ * most 2,400 px on its longer side and convert it to WebP in a canvas.
+ *
+ * @module
+ */
+
+import Cropper from "cropperjs";
+import { h, showDialog } from "./ui.ts";
+
+/** The longest side of an uploaded image, in pixels. */
+export const LONG_SIDE_MAX = 2400;
+
+/** A cropped and converted image, ready to upload. */
+export interface PreparedImage {
+  /** The WebP bytes. */
+  blob: Blob;
+  /** A name derived from the chosen file's. */
+  name: string;
+  /** The alternative text. */
+  alt: string;
+  /** Its width in pixels. */
+  width: number;
+  /** Its height in pixels. */
+  height: number;
+}
+
+const RATIOS: Array<[string, number]> = [
+  ["Free", Number.NaN],
+  ["16:9", 16 / 9],
+  ["4:3", 4 / 3],
+  ["1:1", 1],
+];
+
+/**
+ * Asks for an image, lets the person crop it, and prepares it.
+ *
+ * @param root the overlay's shadow root
+ * @param alt the current alternative text
+ * @returns the prepared image, or `undefined` when cancelled
+ */
+export async function chooseImage(
+  root: ShadowRoot,
+  alt: string,
+): Promise<PreparedImage | undefined> {
+  let cropper: Cropper | undefined;
+  let fileName = "image";
+  const error = h("p", { class: "error", role: "alert" });
+  const picture = h("img", { alt: "" });
+  const crop = h("div", { class: "crop", hidden: true }, picture);
+  const file = h("input", {
+    type: "file",
+    accept: "image/jpeg,image/png,image/webp",
+  });
+  const altInput = h("input", { type: "text", value: alt });
+  const apply = h("button", {
+    class: "primary",
+    type: "submit",
+    value: "apply",
+    disabled: true,
+  }, "Crop and upload");
+  const ratioButtons = RATIOS.map(([label, ratio], index) => {
+    const button = h("button", {
+      type: "button",
+      "aria-pressed": index === 0 ? "true" : "false",
+      onclick: () => {
+        cropper?.setAspectRatio(ratio);
+        for (const other of ratioButtons) {
+          other.setAttribute("aria-pressed", String(other === button));
+        }
+      },
+    }, label);
+    return button;
+  });
+  const ratios = h(
+    "div",
+    {
+      class: "ratios",
+      role: "group",
+      "aria-label": "Crop shape",
+      hidden: true,
+    },
+    h("span", {}, "Crop shape:"),
+    ...ratioButtons,
+  );
+  file.addEventListener("change", () => {
+    const chosen = file.files?.[0];
+    if (!chosen) return;
+    fileName = chosen.name.replace(/\.[A-Za-z0-9]+$/, "") || "image";
+    cropper?.destroy();
+    picture.src = URL.createObjectURL(chosen);
+    crop.hidden = false;
+    ratios.hidden = false;
+    error.textContent = "";
+    picture.addEventListener("load", () => {
+      cropper = new Cropper(picture, {
+        viewMode: 1,
+        autoCropArea: 1,
+        background: false,
+        ready: () => apply.removeAttribute("disabled"),
+      });
+    }, { once: true });
+    picture.addEventListener("error", () => {
+      error.textContent =
+        "This file could not be read as an image: choose a JPEG, PNG or WebP file.";
+    }, { once: true });
+  });
+  const dialog = h(
+    "dialog",
+    { class: "wide", "aria-labelledby": "inpage-image-title" },
+    h(
+      "form",
+      { method: "dialog" },
+      h("h2", { id: "inpage-image-title" }, "Replace image"),
+      h(
+        "label",
+        {},
+        "Image file",
+        file,
+        h(
+          "span",
+          { class: "hint" },
+          "JPEG, PNG or WebP. It is cropped, scaled to at most 2,400 px and saved as WebP.",
+        ),
+      ),
+      ratios,
+      crop,
+      h(
+        "label",
+        {},
+        "Text alternative",
+        altInput,
+        h(
+          "span",
+          { class: "hint" },
+          "Describes the image for people who cannot see it.",
+        ),
+      ),
+      error,
+      h(
+        "div",
+        { class: "actions" },
+        h("button", { value: "cancel", formnovalidate: true }, "Cancel"),
+        apply,
+      ),
+    ),
+  );
+  const answer = await showDialog(root, dialog);
+  try {
+    if (answer !== "apply" || !cropper) return undefined;
+    const canvas = cropper.getCroppedCanvas({
+      maxWidth: LONG_SIDE_MAX,
+      maxHeight: LONG_SIDE_MAX,
+      imageSmoothingEnabled: true,
+      imageSmoothingQuality: "high",
+    });
+    const scaled = fitCanvas(canvas, LONG_SIDE_MAX);
+    const blob = await new Promise<Blob | null>((resolve) =>
+      scaled.toBlob(resolve, "image/webp", 0.86)
+    );
+    if (!blob || blob.type !== "image/webp") return undefined;
+    return {
+      blob,
+      name: fileName,
+      alt: altInput.value,
+      width: scaled.width,
+      height: scaled.height,
+    };
+  } finally {
+    cropper?.destroy();
+    if (picture.src) URL.revokeObjectURL(picture.src);
+  }
+}
+
+/**
+ * A canvas no longer than `max` on its longer side.
+ *
+ * @param canvas the cropped canvas
+ * @param max the longest side allowed
+ * @returns the same canvas, or a scaled copy
+ */
+export function fitCanvas(
+  canvas: HTMLCanvasElement,
+  max: number,
+): HTMLCanvasElement {
+  const longest = Math.max(canvas.width, canvas.height);
+  if (longest <= max) return canvas;
+  const scale = max / longest;
+  const copy = document.createElement("canvas");
+  copy.width = Math.max(1, Math.round(canvas.width * scale));
+  copy.height = Math.max(1, Math.round(canvas.height * scale));
+  const context = copy.getContext("2d");
+  if (!context) return canvas;
+  context.imageSmoothingQuality = "high";
+  context.drawImage(canvas, 0, 0, copy.width, copy.height);
+  return copy;
+}
