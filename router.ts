@@ -6,10 +6,8 @@
  */
 
 import type { ClientInfo, Env, Handler } from "./lib/http/env.ts";
-import { errorResponse } from "./lib/http/error_response.ts";
 import { notFound } from "./lib/http/http_error.ts";
-import { clientTag } from "./lib/http/client_address.ts";
-import { logAnswer } from "./lib/http/route.ts";
+import { answerFailure } from "./lib/http/route.ts";
 import { checkLocales, type RouterOptions } from "./lib/pages/locales.ts";
 import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
 import { type ContentRoute, createContentRoute } from "./routes/content.ts";
@@ -105,16 +103,12 @@ export function createRouter(options: RouterOptions): Router {
       }
       const route = find(pathname);
       if (route) return await route.onRequest({ request, env, info });
-      const { response, code, detail } = errorResponse(
+      return await answerFailure(
+        { request, env, info },
+        null,
         notFound(`no route at ${pathname.slice(0, 120)}`),
+        started,
       );
-      const client = await clientTag(request, env, info);
-      logAnswer(env, null, request.method, response, started, {
-        client,
-        code,
-        detail,
-      });
-      return response;
     },
   });
 }

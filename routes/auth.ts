@@ -42,13 +42,10 @@ export const AUTH_BODY_MAX = 2_000;
 const WRONG_KEY = "clé incorrecte";
 
 function wrongKey(detail: string): HttpError {
-  return new HttpError(
-    401,
-    { error: WRONG_KEY },
+  return new HttpError(401, { error: WRONG_KEY }, {
     detail,
-    {},
-    "wrong_key",
-  );
+    code: "wrong_key",
+  });
 }
 
 async function login(exchange: Exchange): Promise<Response> {
@@ -73,9 +70,11 @@ async function login(exchange: Exchange): Promise<Response> {
     throw new HttpError(
       429,
       { error: "Trop de tentatives. Réessayez dans 1 min." },
-      error.message,
-      { "retry-after": "10" },
-      "key_checks_busy",
+      {
+        detail: error.message,
+        headers: { "retry-after": "10" },
+        code: "key_checks_busy",
+      },
     );
   }
   if (!matches) {

@@ -62,8 +62,10 @@ function tooMany(route: RateRoute, seconds: number): HttpError {
   return new HttpError(
     429,
     { error: `${lead}. Réessayez dans ${minutes} min.` },
-    `${route} budget spent, retry after ${seconds} s`,
-    { "retry-after": String(seconds) },
-    "rate_limited",
+    {
+      detail: `${route} budget spent, retry after ${seconds} s`,
+      headers: { "retry-after": String(seconds) },
+      code: "rate_limited",
+    },
   );
 }

@@ -1,11 +1,17 @@
 /**
- * The one place where failures become responses.
+ * The one place where failures become responses: the domain errors of
+ * `pages/`, `images/`, `repository/` and the form parser become their HTTP
+ * answer here and nowhere else.
  *
  * @module
  */
 
 import { HttpError } from "./http_error.ts";
 import { jsonResponse } from "./json_response.ts";
+import { FormError } from "./multipart.ts";
+import { PageRuleError } from "../pages/page_rules.ts";
+import { ImageFormatError } from "../images/image_header.ts";
+import { ImageNameError } from "../images/image_name.ts";
 import { ConflictError, RepositoryError } from "../repository/repository.ts";
 
 /** A failure turned into its response, with what the log line needs. */
@@ -19,34 +25,61 @@ export interface MappedError {
 }
 
 /**
- * Maps a thrown value to its response: typed errors to their documented
- * answer, a repository conflict to 409, a repository failure to 502 with its
- * code, anything else to a generic 500 whose detail stays in the log.
+ * The HTTP answer of a thrown value: an `HttpError` as it is; a page that
+ * breaks the page rules 422 `invalid_content` with `at` and `reason`; bytes
+ * that are not an accepted image 415 `unsupported_format` with `kind`; an
+ * upload name that cannot be stored 400; an upload form over its cap 413 or
+ * unreadable 400; a repository conflict 409; a repository failure 502 with
+ * its code; anything else a generic 500 whose detail stays in the log.
  *
  * @param error what was thrown
- * @returns the response and the log fields
+ * @returns the error to answer with
+ * @example
+ * ```ts
+ * import { toHttpError } from "./error_response.ts";
+ * import { PageRuleError } from "../pages/page_rules.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const answer = toHttpError(new PageRuleError("/a", "key", "reserved key"));
+ * assert.equal(answer.status, 422);
+ * assert.deepEqual(answer.body, {
+ *   error: "invalid_content",
+ *   at: "/a",
+ *   reason: "key",
+ * });
+ * ```
  */
-export function errorResponse(error: unknown): MappedError {
-  if (error instanceof HttpError) {
-    return {
-      response: jsonResponse(error.status, error.body, error.headers),
-      code: error.code,
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  if (error instanceof PageRuleError) {
+    return new HttpError(
+      422,
+      { error: "invalid_content", at: error.at, reason: error.reason },
+      { detail: error.message },
+    );
+  }
+  if (error instanceof ImageFormatError) {
+    return new HttpError(
+      415,
+      { error: "unsupported_format", kind: error.kind },
+      { detail: error.message },
+    );
+  }
+  if (error instanceof ImageNameError) {
+    return new HttpError(400, { error: "bad_request" }, {
       detail: error.message,
-    };
+    });
+  }
+  if (error instanceof FormError) {
+    return error.problem === "too_large"
+      ? new HttpError(413, { error: "too_large" }, { detail: error.message })
+      : new HttpError(400, { error: "bad_request" }, { detail: error.message });
   }
   if (error instanceof ConflictError) {
-    return {
-      response: jsonResponse(409, { error: "conflict" }),
-      code: "conflict",
-      detail: error.message,
-    };
+    return new HttpError(409, { error: "conflict" }, { detail: error.message });
   }
   if (error instanceof RepositoryError) {
-    return {
-      response: jsonResponse(502, { error: error.code }),
-      code: error.code,
-      detail: error.message,
-    };
+    return new HttpError(502, { error: error.code }, { detail: error.message });
   }
   let detail: string;
   try {
@@ -56,9 +89,20 @@ export function errorResponse(error: unknown): MappedError {
   } catch {
     detail = "a thrown value that cannot be printed";
   }
+  return new HttpError(500, { error: "internal" }, { detail });
+}
+
+/**
+ * Maps a thrown value to its response (see {@linkcode toHttpError}).
+ *
+ * @param error what was thrown
+ * @returns the response and the log fields
+ */
+export function errorResponse(error: unknown): MappedError {
+  const answer = toHttpError(error);
   return {
-    response: jsonResponse(500, { error: "internal" }),
-    code: "internal",
-    detail,
+    response: jsonResponse(answer.status, answer.body, answer.headers),
+    code: answer.code,
+    detail: answer.message,
   };
 }

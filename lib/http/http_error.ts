@@ -1,11 +1,40 @@
 /**
- * Typed errors carried through the check pipeline. Route code throws them;
- * only `errorResponse` (in `error_response.ts`) turns them into responses.
+ * HTTP failures: the status and body a failure is answered with. Route code
+ * throws them; the domain folders throw their own errors, which only
+ * `error_response.ts` turns into these and into responses.
  *
  * @module
  */
 
-/** An expected failure with the status and JSON body it is answered with. */
+/** What an {@linkcode HttpError} carries beside its status and body. */
+export interface HttpErrorOptions {
+  /** What went wrong, for the server log only. */
+  detail: string;
+  /** Extra response headers (`retry-after`, `allow`, `set-cookie`). */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * The code written in the log when the body's `error` is a sentence (429,
+   * the auth route's 401).
+   */
+  code?: string;
+}
+
+/**
+ * An expected failure with the status and JSON body it is answered with.
+ *
+ * @example
+ * ```ts
+ * import { HttpError } from "./http_error.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new HttpError(429, { error: "Trop de requêtes." }, {
+ *   detail: "budget spent",
+ *   headers: { "retry-after": "60" },
+ *   code: "rate_limited",
+ * });
+ * assert.equal(error.code, "rate_limited");
+ * ```
+ */
 export class HttpError extends Error {
   /** HTTP status of the answer. */
   readonly status: number;
@@ -20,24 +49,19 @@ export class HttpError extends Error {
    *
    * @param status HTTP status
    * @param body JSON body sent to the client
-   * @param detail what went wrong, for the server log only
-   * @param headers extra response headers
-   * @param code the code written in the log when the body's `error` is a
-   *   sentence (429, the auth route's 401)
+   * @param options the log detail, extra headers and log code
    */
   constructor(
     status: number,
     body: Readonly<Record<string, unknown>>,
-    detail: string,
-    headers: Readonly<Record<string, string>> = {},
-    code?: string,
+    options: HttpErrorOptions,
   ) {
-    super(detail);
+    super(options.detail);
     this.name = "HttpError";
     this.status = status;
     this.body = body;
-    this.headers = headers;
-    this.#code = code;
+    this.headers = options.headers ?? {};
+    this.#code = options.code;
   }
 
   /** The error code for the log line: the given code, else the body's. */
@@ -51,49 +75,25 @@ export class HttpError extends Error {
 
 /** 400 `bad_request`: unreadable body, path outside the whitelist, missing field. */
 export function badRequest(detail: string): HttpError {
-  return new HttpError(400, { error: "bad_request" }, detail);
+  return new HttpError(400, { error: "bad_request" }, { detail });
 }
 
 /** 401 `unauthorized`: no valid session. */
 export function unauthorized(detail: string): HttpError {
-  return new HttpError(401, { error: "unauthorized" }, detail);
+  return new HttpError(401, { error: "unauthorized" }, { detail });
 }
 
 /** 404 `not_found`. */
 export function notFound(detail: string): HttpError {
-  return new HttpError(404, { error: "not_found" }, detail);
-}
-
-/** 409 `conflict`: the version no longer matches. */
-export function conflict(detail: string): HttpError {
-  return new HttpError(409, { error: "conflict" }, detail);
+  return new HttpError(404, { error: "not_found" }, { detail });
 }
 
 /** 413 `too_large`: a declared or received size over its cap. */
 export function tooLarge(detail: string): HttpError {
-  return new HttpError(413, { error: "too_large" }, detail);
-}
-
-/** 415 `unsupported_format` with the `kind` recognised from the bytes. */
-export function unsupportedFormat(kind: string, detail: string): HttpError {
-  return new HttpError(415, { error: "unsupported_format", kind }, detail);
-}
-
-/**
- * 422 `invalid_content`, with `at` (a JSON Pointer into the submitted page)
- * when the failure has a place.
- */
-export function invalidContent(
-  at: string | undefined,
-  detail: string,
-): HttpError {
-  const body = at === undefined
-    ? { error: "invalid_content" }
-    : { error: "invalid_content", at };
-  return new HttpError(422, body, detail);
+  return new HttpError(413, { error: "too_large" }, { detail });
 }
 
 /** 503 `unavailable`: the server itself is not configured (no `RATE_LIMIT`). */
 export function serviceUnavailable(detail: string): HttpError {
-  return new HttpError(503, { error: "unavailable" }, detail);
+  return new HttpError(503, { error: "unavailable" }, { detail });
 }

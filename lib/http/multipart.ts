@@ -13,8 +13,37 @@
  * @module
  */
 
-import { badRequest, HttpError, tooLarge } from "./http_error.ts";
 import { declaredLength } from "./read_capped.ts";
+
+/**
+ * An upload form refused: `too_large` when the body or the file is over its
+ * cap, `malformed` when the form cannot be read.
+ *
+ * @example
+ * ```ts
+ * import { FormError } from "./multipart.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const error = new FormError("too_large", "File part over 10 bytes");
+ * assert.equal(error.problem, "too_large");
+ * ```
+ */
+export class FormError extends Error {
+  /** What is wrong with the form. */
+  readonly problem: "too_large" | "malformed";
+
+  /**
+   * Creates the error.
+   *
+   * @param problem what is wrong with the form
+   * @param message the detail, for logs
+   */
+  constructor(problem: "too_large" | "malformed", message: string) {
+    super(message);
+    this.name = "FormError";
+    this.problem = problem;
+  }
+}
 
 /** What the upload route receives from the form. */
 export interface UploadForm {
@@ -88,9 +117,9 @@ const HEADER_END = prepareNeedle(new Uint8Array([CR, LF, CR, LF]));
  * @param request the upload request; its body is consumed
  * @param limits the caps: `fileMax` and `bodyMax` (413), `nameMax` (400)
  * @returns the file's bytes and the name, if one was sent
- * @throws {HttpError} 413 `too_large` when a declared `content-length`
+ * @throws {FormError} `too_large` (413) when a declared `content-length`
  *   exceeds `bodyMax`, or the moment the body exceeds `bodyMax` or a `file`
- *   part exceeds `fileMax` (the stream is then cancelled); 400 `bad_request`
+ *   part exceeds `fileMax` (the stream is then cancelled); `malformed` (400)
  *   when the body ends within its cap but the form is unreadable: wrong
  *   content type or boundary, missing or invalid part headers, a body ending
  *   before the closing boundary, no `file` part or an empty one, a duplicate
@@ -117,7 +146,10 @@ export async function readUploadForm(
   const declared = declaredLength(request);
   if (declared !== undefined && declared > bodyMax) {
     if (body !== null && !body.locked) body.cancel().catch(() => {});
-    throw tooLarge(`Declared content-length ${declared} over ${bodyMax}`);
+    throw new FormError(
+      "too_large",
+      `Declared content-length ${declared} over ${bodyMax}`,
+    );
   }
   const boundary = multipartBoundary(request.headers.get("content-type"));
   const parser = new FormParser(boundary, {
@@ -133,14 +165,14 @@ export async function readUploadForm(
     try {
       chunk = await reader.next();
     } catch (error) {
-      if (error instanceof HttpError) throw error;
-      throw badRequest("Upload body stream failed");
+      if (error instanceof FormError) throw error;
+      throw new FormError("malformed", "Upload body stream failed");
     }
     if (chunk === undefined) break;
     try {
       total += chunk.byteLength;
       if (total > bodyMax) {
-        throw tooLarge(`Upload body over ${bodyMax} bytes`);
+        throw new FormError("too_large", `Upload body over ${bodyMax} bytes`);
       }
       parser.push(chunk);
     } catch (error) {
@@ -171,7 +203,7 @@ function chunks(body: ReadableStream<Uint8Array>): {
     try {
       plain = body.getReader();
     } catch {
-      throw badRequest("Upload body already read or locked");
+      throw new FormError("malformed", "Upload body already read or locked");
     }
   }
   let scratch: ArrayBuffer = new ArrayBuffer(SCRATCH_BYTES);
@@ -187,7 +219,10 @@ function chunks(body: ReadableStream<Uint8Array>): {
       if (result.done) return undefined;
       const chunk: unknown = result.value;
       if (!(chunk instanceof Uint8Array)) {
-        throw badRequest("Upload body stream yielded a non-byte chunk");
+        throw new FormError(
+          "malformed",
+          "Upload body stream yielded a non-byte chunk",
+        );
       }
       return chunk;
     },
@@ -346,7 +381,7 @@ class FormParser {
    * Parses one more chunk of the body.
    *
    * @param chunk the next bytes
-   * @throws {HttpError} 413 when a `file` part exceeds `fileMax`
+   * @throws {FormError} `too_large` when a `file` part exceeds `fileMax`
    */
   push(chunk: Uint8Array): void {
     if (this.#state === "closed" || this.#state === "broken") return;
@@ -360,15 +395,20 @@ class FormParser {
    * Ends the body.
    *
    * @returns the form
-   * @throws {HttpError} 400 when the form is unreadable or has no file
+   * @throws {FormError} `malformed` when the form is unreadable or has no file
    */
   end(): UploadForm {
     if (this.#state !== "closed") {
       this.#fail("Body ended before the closing boundary");
     }
-    if (this.#malformed !== undefined) throw badRequest(this.#malformed);
+    if (this.#malformed !== undefined) {
+      throw new FormError("malformed", this.#malformed);
+    }
     if (this.#file === undefined || this.#file.length === 0) {
-      throw badRequest(this.#fileSeen ? "Empty file part" : "No file part");
+      throw new FormError(
+        "malformed",
+        this.#fileSeen ? "Empty file part" : "No file part",
+      );
     }
     return { file: this.#file.take(), name: this.#name };
   }
@@ -490,7 +530,10 @@ class FormParser {
       case "file":
       case "extraFile":
         if (this.#partBytes > this.#limits.fileMax) {
-          throw tooLarge(`File part over ${this.#limits.fileMax} bytes`);
+          throw new FormError(
+            "too_large",
+            `File part over ${this.#limits.fileMax} bytes`,
+          );
         }
         if (this.#part === "file") this.#file?.write(data);
         return;

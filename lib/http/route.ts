@@ -21,8 +21,6 @@ export type RoutePath =
 
 /** A request as the route's work sees it: the context and the client tag. */
 export interface Exchange extends RouteContext {
-  /** The route path. */
-  route: RoutePath;
   /** The client's tag (hashed bucket), for rate keys and logs. */
   client: string;
 }
@@ -43,18 +41,16 @@ export function handler(route: RoutePath, work: Work): Handler {
     const started = performance.now();
     let client = "unknown";
     let response: Response;
-    let code: string | undefined;
-    let detail: string | undefined;
     try {
       client = await clientTag(context.request, context.env, context.info);
-      response = await work({ ...context, route, client });
+      response = await work({ ...context, client });
     } catch (error) {
-      ({ response, code, detail } = errorResponse(error));
+      return await answerFailure(context, route, error, started, client);
     }
     logAnswer(context.env, route, context.request.method, response, started, {
       client,
-      code,
-      detail,
+      code: undefined,
+      detail: undefined,
     });
     return response;
   };
@@ -79,26 +75,44 @@ export function dispatch(
     const serve = Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (serve) return await serve(context);
     const started = performance.now();
-    const { response, code, detail } = errorResponse(
-      new HttpError(
-        405,
-        { error: "method_not_allowed" },
-        `method ${method.slice(0, 16)} not served`,
-        { allow },
-      ),
+    return await answerFailure(
+      context,
+      route,
+      new HttpError(405, { error: "method_not_allowed" }, {
+        detail: `method ${method.slice(0, 16)} not served`,
+        headers: { allow },
+      }),
+      started,
     );
-    const client = await clientTag(
-      context.request,
-      context.env,
-      context.info,
-    );
-    logAnswer(context.env, route, method, response, started, {
-      client,
-      code,
-      detail,
-    });
-    return response;
   };
+}
+
+/**
+ * Answers a failure: maps what was thrown to its response and writes the
+ * log line. The one path of the 404, the 405 and a thrown error.
+ *
+ * @param context the request's context
+ * @param route the route path, or `null` for an unknown path
+ * @param error what was thrown
+ * @param started `performance.now()` when the request arrived
+ * @param client the client tag, when already known
+ * @returns the response
+ */
+export async function answerFailure(
+  context: RouteContext,
+  route: string | null,
+  error: unknown,
+  started: number,
+  client?: string,
+): Promise<Response> {
+  const { response, code, detail } = errorResponse(error);
+  logAnswer(context.env, route, context.request.method, response, started, {
+    client: client ??
+      await clientTag(context.request, context.env, context.info),
+    code,
+    detail,
+  });
+  return response;
 }
 
 /**

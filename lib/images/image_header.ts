@@ -11,7 +11,6 @@
  */
 
 import { crc32 as zlibCrc32 } from "node:zlib";
-import { unsupportedFormat } from "../http/http_error.ts";
 
 /** Largest accepted width or height, in pixels. */
 export const IMAGE_SIDE_MAX = 10_000;
@@ -64,8 +63,7 @@ export interface ImageInfo {
  *
  * @param bytes the whole uploaded file
  * @returns the format and the dimensions, each between 1 and 10,000
- * @throws {HttpError} 415 `unsupported_format` with the recognised `kind`
- * when the format is not accepted, or when an accepted format's header is
+ * @throws {ImageFormatError} with the recognised `kind` when the format is not accepted, or when an accepted format's header is
  * bad, truncated, inconsistent or out of range
  */
 export function imageHeader(bytes: Uint8Array): ImageInfo {
@@ -82,8 +80,40 @@ export function imageHeader(bytes: Uint8Array): ImageInfo {
   }
 }
 
+/**
+ * Bytes that are not an accepted image: `kind` says what the bytes were
+ * recognised as (`unknown` when nothing was), the message says why, for logs.
+ *
+ * @example
+ * ```ts
+ * import { ImageFormatError, imageHeader } from "./image_header.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(
+ *   () => imageHeader(new TextEncoder().encode("GIF89a")),
+ *   (error) => error instanceof ImageFormatError && error.kind === "gif",
+ * );
+ * ```
+ */
+export class ImageFormatError extends Error {
+  /** What the bytes were recognised as. */
+  readonly kind: ImageKind;
+
+  /**
+   * Creates the error.
+   *
+   * @param kind what the bytes were recognised as
+   * @param message why they are refused
+   */
+  constructor(kind: ImageKind, message: string) {
+    super(message);
+    this.name = "ImageFormatError";
+    this.kind = kind;
+  }
+}
+
 function fail(kind: ImageKind, detail: string): never {
-  throw unsupportedFormat(kind, detail);
+  throw new ImageFormatError(kind, detail);
 }
 
 function side(kind: ImageFormat, width: number, height: number): ImageInfo {

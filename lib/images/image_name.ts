@@ -9,7 +9,6 @@
  * @module
  */
 
-import { badRequest } from "../http/http_error.ts";
 import { isImageName } from "../pages/media_rule.ts";
 
 /** Longest accepted upload name, in characters (Unicode code points). */
@@ -22,14 +21,41 @@ const IMAGE_EXTENSION = /\.(?:jpe?g|png|webp|gif|avif|heic|bmp|tiff?)$/i;
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 
 /**
+ * An upload name that cannot become a stored name: too long, or leaving
+ * nothing once slugged.
+ *
+ * @example
+ * ```ts
+ * import { ImageNameError, imageName } from "./image_name.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(
+ *   () => imageName("???", "ab".repeat(32), "png"),
+ *   ImageNameError,
+ * );
+ * ```
+ */
+export class ImageNameError extends Error {
+  /**
+   * Creates the error.
+   *
+   * @param message why the name is refused
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = "ImageNameError";
+  }
+}
+
+/**
  * The shape check of an upload's name: at most 200 characters (code points).
  *
  * @param given the name sent with the upload, if any
- * @throws {HttpError} 400 `bad_request` when it is longer
+ * @throws {ImageNameError} when it is longer
  */
 export function checkUploadName(given: string | undefined): void {
   if (given !== undefined && codePoints(given) > UPLOAD_NAME_MAX) {
-    throw badRequest(`Upload name over ${UPLOAD_NAME_MAX} characters`);
+    throw new ImageNameError(`Upload name over ${UPLOAD_NAME_MAX} characters`);
   }
 }
 
@@ -55,7 +81,7 @@ export function checkUploadName(given: string | undefined): void {
  * @param sha256Hex the SHA-256 of the uploaded bytes, 64 lowercase hex digits
  * @param format the format recognised from the bytes
  * @returns the stored name, which passes `isImageName`
- * @throws {HttpError} 400 `bad_request` when the given name has more than 200
+ * @throws {ImageNameError} when the given name has more than 200
  * characters, leaves an empty slug, or the result fails the media rule
  * @throws {TypeError} when `sha256Hex` is not 64 lowercase hex digits
  */
@@ -71,13 +97,15 @@ export function imageName(
   if (given !== undefined) {
     checkUploadName(given);
     slug = slugify(given);
-    if (slug === "") throw badRequest("Upload name leaves an empty slug");
+    if (slug === "") {
+      throw new ImageNameError("Upload name leaves an empty slug");
+    }
   }
   const name = `${slug}-${sha256Hex.slice(0, HASH_DIGITS)}.${
     EXTENSIONS[format]
   }`;
   if (!isImageName(name)) {
-    throw badRequest("Rewritten upload name fails the media rule");
+    throw new ImageNameError("Rewritten upload name fails the media rule");
   }
   return name;
 }

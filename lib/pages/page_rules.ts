@@ -9,9 +9,9 @@
  * depth of a container before it looks inside, so it never goes deeper than
  * the cap: a page nested 50,000 levels deep (which `JSON.parse` reads without
  * recursion) is refused at level 33 and never overflows the call stack. Every
- * failure is an `invalid_content` error (422) whose `at` is a JSON Pointer
+ * failure is a {@linkcode PageRuleError} whose `at` is a JSON Pointer
  * (RFC 6901) built from the keys as submitted, naming the first failing place
- * found (`""` for the whole page).
+ * found (`""` for the whole page), and whose `reason` is a stable code.
  *
  * - Strings, keys included, are sanitised (see {@linkcode sanitiseText}) and
  *   then go through the markup rule (`markup_rule.ts`).
@@ -41,11 +41,77 @@
  * @module
  */
 
-import { invalidContent } from "../http/http_error.ts";
 import { attributeKind, FORBIDDEN, URL_VALUED } from "./attribute_rule.ts";
 import { isSafeLink } from "./link_rule.ts";
 import { isPlainText, markupFailure } from "./markup_rule.ts";
 import { isImageName } from "./media_rule.ts";
+
+/**
+ * Why a page was refused: a stable code beside the place.
+ *
+ * - `json`: not JSON; `shape`: a value of the wrong type (the top level not
+ *   an object, an image side not an integer, a value JSON has not);
+ * - `depth`: nested too deep; `size`: too many values;
+ * - `key`: a key empty, too long, reserved, holding markup, or read by HTML
+ *   as an event handler or `style`; `duplicate_key`: a key written twice or
+ *   equal to another after sanitising;
+ * - `id`: an id that is not valid; `duplicate_id`: an id used twice;
+ * - `media`: an image name, side or alt not allowed; `link`: a link not
+ *   allowed; `markup`: markup outside the allowlist; `number`: a number too
+ *   large to write.
+ */
+export type PageRuleReason =
+  | "json"
+  | "shape"
+  | "depth"
+  | "size"
+  | "key"
+  | "duplicate_key"
+  | "id"
+  | "duplicate_id"
+  | "media"
+  | "link"
+  | "markup"
+  | "number";
+
+/**
+ * A page that breaks the page rules: where (`at`, a JSON Pointer into the
+ * page as submitted, `""` for the whole page) and why (`reason`). The
+ * message says it in words, for logs.
+ *
+ * @example
+ * ```ts
+ * import { PageRuleError, pageRules } from "./page_rules.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(
+ *   () => pageRules('{"a":{"onclick":"x"}}'),
+ *   (error) =>
+ *     error instanceof PageRuleError && error.at === "/a/onclick" &&
+ *     error.reason === "key",
+ * );
+ * ```
+ */
+export class PageRuleError extends Error {
+  /** A JSON Pointer (RFC 6901) to the first failing place. */
+  readonly at: string;
+  /** The stable reason code. */
+  readonly reason: PageRuleReason;
+
+  /**
+   * Creates the error.
+   *
+   * @param at a JSON Pointer into the page as submitted
+   * @param reason the stable reason code
+   * @param message what went wrong, in words
+   */
+  constructor(at: string, reason: PageRuleReason, message: string) {
+    super(message);
+    this.name = "PageRuleError";
+    this.at = at;
+    this.reason = reason;
+  }
+}
 
 /** Deepest accepted nesting of containers; the top-level object is depth 1. */
 export const PAGE_DEPTH_MAX = 32;
@@ -151,23 +217,27 @@ function lookAt(text: string): number {
  * @param content the whole page file, as text
  * @returns the text to write: the sanitised page as indented JSON and a final
  *   line feed
- * @throws {HttpError} 422 `invalid_content`, with `at`, on the first failure
+ * @throws {PageRuleError} with `at` and `reason`, on the first failure
  */
 export function pageRules(content: string): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(content);
   } catch {
-    throw invalidContent("", "Page is not valid JSON");
+    throw new PageRuleError("", "json", "Page is not valid JSON");
   }
   if (!isRecord(parsed)) {
-    throw invalidContent("", "Page top level is not an object");
+    throw new PageRuleError("", "shape", "Page top level is not an object");
   }
   const walk = new PageWalk();
   const page = walk.object(parsed, undefined, 1);
   if (walk.keys !== membersWritten(content, walk.colons)) {
     const at = duplicateKeyPointer(content);
-    throw invalidContent(at ?? "", "Page has a key written twice");
+    throw new PageRuleError(
+      at ?? "",
+      "duplicate_key",
+      "Page has a key written twice",
+    );
   }
   return JSON.stringify(page, null, 2) + "\n";
 }
@@ -203,7 +273,11 @@ class PageWalk {
     depth: number,
   ): Record<string, unknown> {
     if (depth > PAGE_DEPTH_MAX) {
-      throw invalidContent(pointer(place), "Page is nested too deep");
+      throw new PageRuleError(
+        pointer(place),
+        "depth",
+        "Page is nested too deep",
+      );
     }
     const keys = Object.keys(value);
     const size = keys.length;
@@ -248,7 +322,11 @@ class PageWalk {
   /** Checks an array's items; returns it, sanitised in place. */
   #array(value: unknown[], place: Place, depth: number): unknown[] {
     if (depth > PAGE_DEPTH_MAX) {
-      throw invalidContent(pointer(place), "Page is nested too deep");
+      throw new PageRuleError(
+        pointer(place),
+        "depth",
+        "Page is nested too deep",
+      );
     }
     const size = value.length;
     this.#count(size, place, undefined);
@@ -289,8 +367,9 @@ class PageWalk {
       }
       case "number":
         if (!Number.isFinite(value)) {
-          throw invalidContent(
+          throw new PageRuleError(
             pointer(place, key),
+            "number",
             "Page holds a number too large",
           );
         }
@@ -300,8 +379,9 @@ class PageWalk {
       case "object": {
         if (value === null) break;
         if (name === "id" || name === "href") {
-          throw invalidContent(
+          throw new PageRuleError(
             pointer(place, key),
+            name === "id" ? "id" : "link",
             `Page has an ${name} that is not a string`,
           );
         }
@@ -311,8 +391,9 @@ class PageWalk {
           : this.object(value as Record<string, unknown>, inner, depth + 1);
       }
       default:
-        throw invalidContent(
+        throw new PageRuleError(
           pointer(place, key),
+          "shape",
           "Page holds a value JSON has not",
         );
     }
@@ -331,8 +412,9 @@ class PageWalk {
     this.#values += size;
     if (this.#values > PAGE_VALUES_MAX) {
       const index = PAGE_VALUES_MAX - before;
-      throw invalidContent(
+      throw new PageRuleError(
         pointer(place, keys === undefined ? index : keys[index] ?? ""),
+        "size",
         `Page holds more than ${PAGE_VALUES_MAX} values`,
       );
     }
@@ -350,8 +432,9 @@ class PageWalk {
     const clean = (flags & MAY_CHANGE) === 0 ? value : sanitiseChanged(value);
     const failure = markupFailure(clean);
     if (failure !== undefined) {
-      throw invalidContent(
+      throw new PageRuleError(
         pointer(place, key),
+        "markup",
         `Page holds hostile markup: ${failure}`,
       );
     }
@@ -366,18 +449,24 @@ class PageWalk {
     const name = (flags & MAY_CHANGE) === 0 ? key : sanitiseChanged(key);
     const length = name.length <= PAGE_KEY_MAX ? name.length : [...name].length;
     if (length < 1 || length > PAGE_KEY_MAX) {
-      throw invalidContent(
+      throw new PageRuleError(
         pointer(place, key),
+        "key",
         "Page has a key empty or too long",
       );
     }
     if (RESERVED_KEYS.has(name)) {
-      throw invalidContent(pointer(place, key), "Page has a reserved key");
+      throw new PageRuleError(
+        pointer(place, key),
+        "key",
+        "Page has a reserved key",
+      );
     }
     const kind = attributeKind(name);
     if (kind === FORBIDDEN) {
-      throw invalidContent(
+      throw new PageRuleError(
         pointer(place, key),
+        "key",
         "Page has a key that HTML reads as an event handler or style",
       );
     }
@@ -390,8 +479,9 @@ class PageWalk {
       (flags & (MAY_CHANGE | MAY_HOLD_MARKUP)) !== 0 &&
       markupFailure(name) !== undefined
     ) {
-      throw invalidContent(
+      throw new PageRuleError(
         pointer(place, key),
+        "key",
         "Page has a key holding markup",
       );
     }
@@ -408,13 +498,18 @@ class PageWalk {
 
   #checkId(id: unknown, place: Place | undefined, key: string | number): void {
     if (typeof id !== "string" || !ID.test(id)) {
-      throw invalidContent(
+      throw new PageRuleError(
         pointer(place, key),
+        "id",
         "Page has an id that is not valid",
       );
     }
     if (this.#ids.has(id)) {
-      throw invalidContent(pointer(place, key), "Page has an id used twice");
+      throw new PageRuleError(
+        pointer(place, key),
+        "duplicate_id",
+        "Page has an id used twice",
+      );
     }
     this.#ids.add(id);
   }
@@ -446,8 +541,9 @@ function checkHref(
   key: string | number,
 ): void {
   if (typeof href !== "string" || !isSafeLink(href)) {
-    throw invalidContent(
+    throw new PageRuleError(
       pointer(place, key),
+      "link",
       "Page has a link that is not allowed",
     );
   }
@@ -462,8 +558,9 @@ function checkRenamed(
   const seen = new Set<string>();
   names.forEach((name, index) => {
     if (seen.has(name)) {
-      throw invalidContent(
+      throw new PageRuleError(
         pointer(place, keys[index] ?? ""),
+        "duplicate_key",
         "Page has two keys equal after sanitising",
       );
     }
@@ -485,8 +582,9 @@ function checkMedia(
     switch (name) {
       case "src":
         if (typeof field !== "string" || !isImageName(sanitiseText(field))) {
-          throw invalidContent(
+          throw new PageRuleError(
             pointer(place, key),
+            "media",
             "Page has an image name not allowed",
           );
         }
@@ -497,16 +595,20 @@ function checkMedia(
           typeof field !== "number" || !Number.isInteger(field) ||
           field < SIDE_MIN || field > SIDE_MAX
         ) {
-          throw invalidContent(
+          throw new PageRuleError(
             pointer(place, key),
+            typeof field === "number" && Number.isInteger(field)
+              ? "media"
+              : "shape",
             `Page has an image ${name} out of range`,
           );
         }
         break;
       case "alt":
         if (typeof field !== "string" || !isPlainText(sanitiseText(field))) {
-          throw invalidContent(
+          throw new PageRuleError(
             pointer(place, key),
+            "media",
             "Page has an image alt that is not plain",
           );
         }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { HttpError } from "../../lib/http/http_error.ts";
+import { answered } from "../support/helpers.ts";
 import { readUploadForm, type UploadLimits } from "../../lib/http/multipart.ts";
 
 const encoder = new TextEncoder();
@@ -151,7 +152,8 @@ async function rejectsWith(
   status: number,
   detail?: RegExp,
 ): Promise<void> {
-  await assert.rejects(promise, (error: unknown) => {
+  await assert.rejects(promise, (thrown: unknown) => {
+    const error = answered(thrown);
     assert.ok(error instanceof HttpError, String(error));
     assert.equal(error.status, status, error.message);
     if (detail !== undefined) assert.match(error.message, detail);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { HttpError } from "../../lib/http/http_error.ts";
+import { answered } from "../support/helpers.ts";
 import {
   IMAGE_SIDE_MAX,
   imageHeader,
@@ -37,7 +38,8 @@ function refusal(bytes: Uint8Array): HttpError {
   try {
     const info = imageHeader(bytes);
     assert.fail(`accepted as ${info.format} ${info.width}x${info.height}`);
-  } catch (error) {
+  } catch (thrown) {
+    const error = answered(thrown);
     if (!(error instanceof HttpError)) throw error;
     assert.equal(error.status, 415);
     assert.equal(error.body.error, "unsupported_format");
@@ -60,7 +62,8 @@ function acceptedOrRefused(bytes: Uint8Array): ImageInfo | HttpError {
     assert.ok(info.width >= 1 && info.width <= IMAGE_SIDE_MAX);
     assert.ok(info.height >= 1 && info.height <= IMAGE_SIDE_MAX);
     return info;
-  } catch (error) {
+  } catch (thrown) {
+    const error = answered(thrown);
     if (!(error instanceof HttpError)) throw error;
     assert.equal(error.status, 415);
     assert.ok(KINDS.includes(error.body.kind as ImageKind));

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { HttpError } from "../../lib/http/http_error.ts";
+import { answered } from "../support/helpers.ts";
 import { imageName, UPLOAD_NAME_MAX } from "../../lib/images/image_name.ts";
 import { isImageName } from "../../lib/pages/media_rule.ts";
 
@@ -11,7 +12,8 @@ function refused(given: string): HttpError {
   try {
     const name = imageName(given, SHA, "jpeg");
     assert.fail(`accepted as ${name}`);
-  } catch (error) {
+  } catch (thrown) {
+    const error = answered(thrown);
     if (!(error instanceof HttpError)) throw error;
     assert.equal(error.status, 400);
     assert.deepEqual(error.body, { error: "bad_request" });
@@ -128,7 +130,8 @@ Deno.test("any name of at most 200 characters gives 400 or a safe name", () => {
       let name: string;
       try {
         name = imageName(given, sha, fmt);
-      } catch (error) {
+      } catch (thrown) {
+        const error = answered(thrown);
         assert.ok(error instanceof HttpError);
         assert.equal(error.status, 400);
         return;

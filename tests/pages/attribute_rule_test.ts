@@ -7,12 +7,14 @@ import {
 } from "../../lib/pages/attribute_rule.ts";
 import { pageRules } from "../../lib/pages/page_rules.ts";
 import { HttpError } from "../../lib/http/http_error.ts";
+import { answered } from "../support/helpers.ts";
 
 function refusal(page: unknown): { at?: string; detail: string } | undefined {
   try {
     pageRules(JSON.stringify(page));
     return undefined;
-  } catch (error) {
+  } catch (thrown) {
+    const error = answered(thrown);
     assert.ok(error instanceof HttpError);
     assert.equal(error.status, 422);
     const body = error.body as { at?: string };

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { HttpError } from "../../lib/http/http_error.ts";
+import { answered } from "../support/helpers.ts";
 import {
   PAGE_DEPTH_MAX,
   PAGE_KEY_MAX,
@@ -16,7 +17,8 @@ const CONTENT_MAX = 100_000;
 function refusedAt(content: string): string {
   try {
     pageRules(content);
-  } catch (error) {
+  } catch (thrown) {
+    const error = answered(thrown);
     assert.ok(error instanceof HttpError, String(error));
     assert.equal(error.status, 422);
     assert.equal(error.body.error, "invalid_content");
@@ -38,7 +40,8 @@ function answers(content: string, name: string): "written" | "refused" {
     const written = pageRules(content);
     assert.equal(typeof written, "string");
     answer = "written";
-  } catch (error) {
+  } catch (thrown) {
+    const error = answered(thrown);
     assert.ok(
       error instanceof HttpError && error.status === 422,
       `${name}: ${error}`,
@@ -410,7 +413,8 @@ Deno.test("pageRules writes strings without C0 or C1 controls but tab and newlin
       let written: string;
       try {
         written = pageRules(JSON.stringify(value));
-      } catch (error) {
+      } catch (thrown) {
+        const error = answered(thrown);
         assert.ok(
           error instanceof HttpError && error.status === 422,
           String(error),

@@ -287,25 +287,25 @@ Deno.test("save answers 413 for content over 100,000 bytes and an envelope over 
 
 Deno.test("save answers 422 invalid_content with a JSON Pointer for content that breaks the page rules", async () => {
   await using s = await setup();
-  const cases: [string, string][] = [
-    ["{", ""],
-    ["[1]", ""],
-    ['"text"', ""],
-    ['{"a":{"b":[1,{"c":"<script>alert(1)</script>"}]}}', "/a/b/1/c"],
-    ['{"x":[{"id":"one"},{"id":"one"}]}', "/x/1/id"],
-    ['{"hero":{"src":"../secret.png"}}', "/hero/src"],
-    ['{"hero":{"src":"a.jpg","width":0}}', "/hero/width"],
-    ['{"link":{"href":"javascript:alert(1)"}}', "/link/href"],
-    ['{"t":"<img src=x onerror=alert(1)>"}', "/t"],
-    ['{"a~b/c":"<iframe>"}', "/a~0b~1c"],
-    ['{"__proto__":{"x":1}}', "/__proto__"],
+  const cases: [string, string, string][] = [
+    ["{", "", "json"],
+    ["[1]", "", "shape"],
+    ['"text"', "", "shape"],
+    ['{"a":{"b":[1,{"c":"<script>alert(1)</script>"}]}}', "/a/b/1/c", "markup"],
+    ['{"x":[{"id":"one"},{"id":"one"}]}', "/x/1/id", "duplicate_id"],
+    ['{"hero":{"src":"../secret.png"}}', "/hero/src", "media"],
+    ['{"hero":{"src":"a.jpg","width":0}}', "/hero/width", "media"],
+    ['{"link":{"href":"javascript:alert(1)"}}', "/link/href", "link"],
+    ['{"t":"<img src=x onerror=alert(1)>"}', "/t", "markup"],
+    ['{"a~b/c":"<iframe>"}', "/a~0b~1c", "markup"],
+    ['{"__proto__":{"x":1}}', "/__proto__", "key"],
   ];
-  for (const [content, at] of cases) {
+  for (const [content, at, reason] of cases) {
     const { status, body } = await answer(
       await s.save({ path: HOME, content, version: s.version }),
     );
     assert.equal(status, 422, content);
-    assert.deepEqual(body, { error: "invalid_content", at }, content);
+    assert.deepEqual(body, { error: "invalid_content", at, reason }, content);
   }
   assert.equal(await s.site.read(HOME), HOME_TEXT, "nothing written");
 });

@@ -11,6 +11,7 @@ import { HttpError } from "../../lib/http/http_error.ts";
 import { hashKey, verificationCount } from "../../lib/access/site_key.ts";
 import {
   answer,
+  answered,
   cookieFrom,
   fastHash,
   from,
@@ -246,7 +247,8 @@ Deno.test("an ftyp box is read for its first 64 brands only, whatever size it cl
   const kind = (bytes: Uint8Array) => {
     try {
       imageHeader(bytes);
-    } catch (error) {
+    } catch (thrown) {
+      const error = answered(thrown);
       assert.ok(error instanceof HttpError);
       return error.body.kind;
     }

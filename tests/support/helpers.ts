@@ -8,6 +8,8 @@
 import assert from "node:assert/strict";
 import type { ClientInfo, Env } from "../../lib/http/env.ts";
 import { hashKey } from "../../lib/access/site_key.ts";
+import { HttpError } from "../../lib/http/http_error.ts";
+import { toHttpError } from "../../lib/http/error_response.ts";
 
 /** The site of the tests. */
 export const ORIGIN = "https://site.example";
@@ -192,4 +194,15 @@ export function manualClock(start = Date.UTC(2026, 10, 22, 12)): {
 } {
   let time = start;
   return { now: () => time, advance: (ms) => void (time += ms) };
+}
+
+/**
+ * What a thrown domain error is answered with, through the one mapping
+ * (`toHttpError`); any other thrown value is given back as it is.
+ */
+export function answered(thrown: unknown): unknown {
+  const mapped = toHttpError(thrown);
+  return mapped.status === 500 && !(thrown instanceof HttpError)
+    ? thrown
+    : mapped;
 }
