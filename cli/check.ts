@@ -9,11 +9,10 @@
  */
 
 import { join, relative, sep } from "node:path";
-import { HttpError } from "../lib/http/http_error.ts";
 import { checkLocales } from "../lib/pages/locales.ts";
 import { CONTENT_MAX } from "../lib/http/page_request.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
-import { pageRules } from "../lib/pages/page_rules.ts";
+import { PageRuleError, pageRules } from "../lib/pages/page_rules.ts";
 import { localeFolders, ServeError } from "./serve.ts";
 
 /** The options of `editor check`. */
@@ -32,7 +31,8 @@ export interface PageFailure {
   pointer: string;
   /**
    * A stable code: the 422 `reason` of `/api/save` (`duplicate_id`,
-   * `markup`, …), or `path`, `size`, `symlink`, `missing_image`.
+   * `markup`, `link`, `media`, …), or `path`, `size`, `symlink`,
+   * `missing_image`.
    */
   reason: string;
   /** One sentence for a person. */
@@ -151,9 +151,8 @@ async function checkFile(
   try {
     written = pageRules(new TextDecoder().decode(bytes));
   } catch (error) {
-    const failure = ruleFailure(error);
-    if (!failure) throw error;
-    return fail(failure.at, failure.reason, failure.detail);
+    if (!(error instanceof PageRuleError)) throw error;
+    return fail(error.at, error.reason, error.message);
   }
   if (new TextEncoder().encode(written).byteLength > CONTENT_MAX) {
     return fail("", "size", `over ${CONTENT_MAX} bytes once written`);
@@ -165,29 +164,6 @@ async function checkFile(
     if (!image?.isFile) {
       return fail(pointer, "missing_image", `no file ${IMAGES}/${src}`);
     }
-  }
-  return undefined;
-}
-
-/**
- * Where and why the page rules refused a page: from the rule's own error
- * (`at`, `reason`), or from the 422 answer it maps to.
- */
-function ruleFailure(
-  error: unknown,
-): { at: string; reason: string; detail: string } | undefined {
-  if (!(error instanceof Error)) return undefined;
-  const fields = error as Error & { at?: unknown; reason?: unknown };
-  if (typeof fields.at === "string" && typeof fields.reason === "string") {
-    return { at: fields.at, reason: fields.reason, detail: error.message };
-  }
-  if (error instanceof HttpError && error.status === 422) {
-    const { at, reason } = error.body;
-    return {
-      at: typeof at === "string" ? at : "",
-      reason: typeof reason === "string" ? reason : error.code,
-      detail: error.message,
-    };
   }
   return undefined;
 }

@@ -12,6 +12,7 @@ import { checkLocales } from "../lib/pages/locales.ts";
 import { hashKey, parseKeyHash } from "../lib/access/site_key.ts";
 import { randomToken } from "../lib/access/random_token.ts";
 import { openLocalCheckout } from "../lib/repository/local/mod.ts";
+import { serveOverlayAsset } from "../overlay/assets.ts";
 import { createDemoSite } from "./demo_site.ts";
 import { createProxy, proxyTarget } from "./proxy.ts";
 import { notFoundResponse, serveStaticFile } from "./static_site.ts";
@@ -221,7 +222,7 @@ function siteHandler(
     }
     if (router.find(pathname)) return await router.handle(request, env, info);
     if (pathname.startsWith("/_inpage/")) {
-      return await overlayAsset(request) ?? notFoundResponse();
+      return await serveOverlayAsset(request) ?? notFoundResponse();
     }
     if (proxy) return await proxy(request);
     const rendered = await render?.(request);
@@ -233,11 +234,6 @@ function siteHandler(
     }
     return await router.handle(request, env, info);
   };
-}
-
-/** Stands in until the overlay's files are built: nothing under /_inpage/. */
-function overlayAsset(_request: Request): Promise<Response | undefined> {
-  return Promise.resolve(undefined);
 }
 
 async function requireSiteOptions(options: ServeOptions): Promise<void> {

@@ -110,6 +110,15 @@ Deno.test("deno task demo serves the example site, the overlay's loader tag and 
         join(EXAMPLE, "public/images/hills-at-dawn-98c9ac741e4e.png"),
       ),
     );
+    for (const asset of ["loader.js", "overlay.js"]) {
+      const answer: Response = await fetch(`${url}_inpage/${asset}`);
+      assert.equal(answer.status, 200, asset);
+      assert.match(
+        answer.headers.get("content-type") ?? "",
+        /^text\/javascript/,
+      );
+      await answer.body?.cancel();
+    }
     const hidden = await fetch(`${url}.git/config`);
     assert.equal(hidden.status, 404);
     await hidden.body?.cancel();

@@ -158,6 +158,10 @@ Deno.test("editor serve --proxy passes a page, a streamed binary asset, a stream
     const inpage = await fetch(`${server.url}_inpage/nothing.js`);
     assert.equal(inpage.status, 404);
     await inpage.body?.cancel();
+    const loader = await fetch(`${server.url}_inpage/loader.js`);
+    assert.equal(loader.status, 200);
+    assert.match(loader.headers.get("content-type") ?? "", /^text\/javascript/);
+    await loader.body?.cancel();
     assert.equal(dev.seen.length, before);
     assert.equal(await server.stop(), 0);
   } finally {
