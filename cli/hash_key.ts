@@ -14,6 +14,7 @@ import {
   keyParamsProblem,
 } from "../lib/access/site_key.ts";
 import { type KeyInput, KeyInputError, readKey } from "./read_key.ts";
+import { codePoints } from "../lib/text.ts";
 
 /** The options of `editor hash-key`. */
 export interface HashKeyOptions {
@@ -96,7 +97,7 @@ export async function hashKeyCommand(
  */
 export function checkKey(key: string): void {
   if (key.length === 0) throw new KeyInputError("The key is empty");
-  if ([...key].length > KEY_MAX) {
+  if (codePoints(key, KEY_MAX) > KEY_MAX) {
     throw new KeyInputError(`The key is longer than ${KEY_MAX} characters`);
   }
 }

@@ -25,6 +25,9 @@ import {
 } from "../lib/access/site_key.ts";
 import { isJsonRequest, parseJsonBytes } from "../lib/http/json_body.ts";
 import { logNotice } from "../lib/http/log.ts";
+import { AUTH_BODY_MAX } from "../lib/limits.ts";
+import { codePoints } from "../lib/text.ts";
+export { AUTH_BODY_MAX };
 
 /** The handlers of `/api/auth`. */
 export interface AuthRoute {
@@ -35,9 +38,6 @@ export interface AuthRoute {
   /** Ends the session and clears both cookies. */
   onRequestDelete: Handler;
 }
-
-/** Largest accepted `/api/auth` body, in bytes. */
-export const AUTH_BODY_MAX = 2_000;
 
 const WRONG_KEY = "clé incorrecte";
 
@@ -96,9 +96,7 @@ function keyOf(request: Request, bytes: Uint8Array): string | undefined {
   }
   const key = (body as { key?: unknown }).key;
   if (typeof key !== "string" || key.length === 0) return undefined;
-  let characters = 0;
-  for (const _ of key) if (++characters > KEY_MAX) return undefined;
-  return key;
+  return codePoints(key, KEY_MAX) > KEY_MAX ? undefined : key;
 }
 
 async function logout(exchange: Exchange): Promise<Response> {

@@ -24,6 +24,8 @@ import {
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { requireSession } from "../lib/access/session.ts";
+import { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX } from "../lib/limits.ts";
+export { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX };
 
 /** The handlers of `/api/upload`. */
 export interface UploadRoute {
@@ -32,12 +34,6 @@ export interface UploadRoute {
   /** Stores an image: `{ src, width, height }`. */
   onRequestPost: Handler;
 }
-
-/** Largest uploaded file, in bytes. */
-export const UPLOAD_FILE_MAX = 20_000_000;
-
-/** Largest upload body: the file and room for the form around it. */
-export const UPLOAD_BODY_MAX: number = UPLOAD_FILE_MAX + 65_536;
 
 /** Where images are stored in the repository. */
 export const IMAGE_FOLDER = "public/images";

@@ -6,6 +6,8 @@
  * @module
  */
 
+import { isLoopbackHost } from "../loopback.ts";
+
 /**
  * Whether a request comes from another site.
  *
@@ -39,18 +41,6 @@ export function isCrossSite(request: Request): boolean {
     return true;
   }
   return to.hostname !== from.hostname || to.port !== from.port;
-}
-
-/**
- * Whether a URL's hostname is a loopback address: `localhost` and its
- * subdomains, `127.0.0.0/8`, `[::1]`.
- *
- * @param hostname a `URL`'s `hostname`
- * @returns true for a loopback host
- */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === "localhost" || hostname.endsWith(".localhost") ||
-    hostname === "[::1]" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname);
 }
 
 function safeHost(url: string): string | undefined {

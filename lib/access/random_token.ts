@@ -4,6 +4,7 @@
  * @module
  */
 
+import { encodeBase64 } from "../bytes.ts";
 /**
  * A random token.
  *
@@ -11,11 +12,8 @@
  * @returns the bytes in base64url, without padding
  */
 export function randomToken(byteCount: number): string {
-  let binary = "";
-  for (const byte of crypto.getRandomValues(new Uint8Array(byteCount))) {
-    binary += String.fromCharCode(byte);
-  }
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(
+  const bytes = crypto.getRandomValues(new Uint8Array(byteCount));
+  return encodeBase64(bytes).replace(/\+/g, "-").replace(/\//g, "_").replace(
     /=+$/,
     "",
   );

@@ -9,20 +9,12 @@ import type { Env } from "../http/env.ts";
 import { now } from "../http/env.ts";
 import { HttpError } from "../http/http_error.ts";
 import { kvOf } from "./kv_binding.ts";
-import { type Budget, peekSlot } from "./rate_window.ts";
+import { peekSlot } from "./rate_window.ts";
+import { BUDGETS } from "../limits.ts";
+export { BUDGETS };
 
 /** The routes that have a budget. */
 export type RateRoute = "auth" | "content" | "save" | "upload";
-
-const MINUTE = 60_000;
-
-/** The budgets of the route reference, §8. */
-export const BUDGETS: Readonly<Record<RateRoute, Budget>> = Object.freeze({
-  auth: { limit: 5, windowMs: 15 * MINUTE },
-  content: { limit: 60, windowMs: 5 * MINUTE },
-  save: { limit: 30, windowMs: 5 * MINUTE },
-  upload: { limit: 30, windowMs: 15 * MINUTE },
-});
 
 /**
  * The rate check, first of every route: refuses a client already over the

@@ -13,9 +13,8 @@ import { isCrossSite } from "./cross_site.ts";
 import { kvOf, retryBusy } from "./kv_binding.ts";
 import { randomToken } from "./random_token.ts";
 import { unauthorized } from "../http/http_error.ts";
-
-/** Session lifetime: 8 hours, in seconds. */
-export const SESSION_SECONDS = 28_800;
+import { SESSION_SECONDS } from "../limits.ts";
+export { SESSION_SECONDS };
 
 /** The HttpOnly cookie that carries the session token. */
 export const SESSION_COOKIE = "editor_session";

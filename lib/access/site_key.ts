@@ -7,6 +7,10 @@
  */
 
 import { argon2id } from "hash-wasm";
+import { KEY_MAX } from "../limits.ts";
+import { timingSafeEqual } from "node:crypto";
+import { decodeBase64 } from "../bytes.ts";
+export { KEY_MAX };
 
 /** The argon2id cost parameters. */
 export interface KeyHashParams {
@@ -39,9 +43,6 @@ export const KEY_PARAM_LIMITS: Readonly<KeyHashParams> = Object.freeze({
   iterations: 20,
   parallelism: 16,
 });
-
-/** Longest accepted key, in characters (code points). */
-export const KEY_MAX = 256;
 
 const SALT_BYTES = 16;
 const HASH_BYTES = 32;
@@ -253,10 +254,7 @@ export function verificationCount(): number {
  * @returns whether they are equal
  */
 export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  let diff = a.length ^ b.length;
-  const length = Math.max(a.length, b.length);
-  for (let i = 0; i < length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);
-  return diff === 0;
+  return a.byteLength === b.byteLength && timingSafeEqual(a, b);
 }
 
 function decoy(): ParsedKeyHash {
@@ -269,10 +267,5 @@ function decoy(): ParsedKeyHash {
 
 function fromB64(text: string): Uint8Array | undefined {
   if (text.length % 4 === 1) return undefined;
-  try {
-    const binary = atob(text + "=".repeat((4 - (text.length % 4)) % 4));
-    return Uint8Array.from(binary, (c) => c.charCodeAt(0));
-  } catch {
-    return undefined;
-  }
+  return decodeBase64(text + "=".repeat((4 - (text.length % 4)) % 4));
 }

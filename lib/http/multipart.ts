@@ -14,6 +14,7 @@
  */
 
 import { declaredLength } from "./read_capped.ts";
+import { concatBytes } from "../bytes.ts";
 
 /**
  * An upload form refused: `too_large` when the body or the file is over its
@@ -385,7 +386,9 @@ class FormParser {
    */
   push(chunk: Uint8Array): void {
     if (this.#state === "closed" || this.#state === "broken") return;
-    const bytes = this.#carry.length === 0 ? chunk : concat(this.#carry, chunk);
+    const bytes = this.#carry.length === 0
+      ? chunk
+      : concatBytes(this.#carry, chunk);
     this.#carry = EMPTY;
     let at = 0;
     while (at < bytes.length) at = this.#step(bytes, at);
@@ -556,7 +559,7 @@ class FormParser {
     if (this.#state === "body" && this.#part === "name") {
       try {
         this.#name = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true })
-          .decode(concat(...this.#nameChunks));
+          .decode(concatBytes(...this.#nameChunks));
       } catch {
         this.#fail("Name part is not UTF-8");
       }
@@ -777,17 +780,4 @@ function startsWith(
     if (bytes[at + i] !== prefix[i]) return false;
   }
   return true;
-}
-
-/** The bytes of several arrays, one after the other. */
-function concat(...parts: Uint8Array[]): Uint8Array {
-  let length = 0;
-  for (const part of parts) length += part.length;
-  const out = new Uint8Array(length);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
 }

@@ -8,15 +8,8 @@
 import { badRequest, tooLarge } from "./http_error.ts";
 import { isJsonRequest, parseJsonBytes } from "./json_body.ts";
 import { isPagePath } from "../pages/page_path.ts";
-
-/** Largest page content, in bytes of UTF-8. */
-export const CONTENT_MAX = 100_000;
-
-/** Largest JSON envelope of `/api/save`, in bytes. */
-export const ENVELOPE_MAX = 128_000;
-
-/** Longest version sent back, in characters. */
-export const VERSION_MAX = 200;
+import { CONTENT_MAX, ENVELOPE_MAX, VERSION_MAX } from "../limits.ts";
+export { CONTENT_MAX, ENVELOPE_MAX, VERSION_MAX };
 
 /** A publish request, checked. */
 export interface SaveRequest {

@@ -19,6 +19,7 @@
  * @module
  */
 
+import { concatBytes } from "../bytes.ts";
 /** Thrown by `readCapped` the moment more bytes than the cap have arrived. */
 export class BodyTooLargeError extends Error {
   /** The cap that was exceeded, in bytes. */
@@ -121,13 +122,7 @@ export async function readCapped(
     }
     chunks.push(chunk);
   }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return concatBytes(...chunks);
 }
 
 /**

@@ -11,9 +11,8 @@
  */
 
 import { crc32 as zlibCrc32 } from "node:zlib";
-
-/** Largest accepted width or height, in pixels. */
-export const IMAGE_SIDE_MAX = 10_000;
+import { IMAGE_SIDE_MAX } from "../limits.ts";
+export { IMAGE_SIDE_MAX };
 
 /** A format recognised from the bytes, as reported in the 415 `kind` field. */
 export type ImageKind =

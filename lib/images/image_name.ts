@@ -10,9 +10,9 @@
  */
 
 import { isImageName } from "../pages/media_rule.ts";
-
-/** Longest accepted upload name, in characters (Unicode code points). */
-export const UPLOAD_NAME_MAX = 200;
+import { UPLOAD_NAME_MAX } from "../limits.ts";
+import { codePoints } from "../text.ts";
+export { UPLOAD_NAME_MAX };
 
 const SLUG_MAX = 60;
 const HASH_DIGITS = 12;
@@ -54,7 +54,9 @@ export class ImageNameError extends Error {
  * @throws {ImageNameError} when it is longer
  */
 export function checkUploadName(given: string | undefined): void {
-  if (given !== undefined && codePoints(given) > UPLOAD_NAME_MAX) {
+  if (
+    given !== undefined && codePoints(given, UPLOAD_NAME_MAX) > UPLOAD_NAME_MAX
+  ) {
     throw new ImageNameError(`Upload name over ${UPLOAD_NAME_MAX} characters`);
   }
 }
@@ -108,12 +110,6 @@ export function imageName(
     throw new ImageNameError("Rewritten upload name fails the media rule");
   }
   return name;
-}
-
-function codePoints(text: string): number {
-  let count = 0;
-  for (const _ of text) count++;
-  return count;
 }
 
 function slugify(given: string): string {

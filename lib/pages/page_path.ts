@@ -10,8 +10,8 @@
  * @module
  */
 
-/** Longest accepted page path, in characters. */
-export const PAGE_PATH_MAX = 120;
+import { PAGE_PATH_MAX } from "../limits.ts";
+export { PAGE_PATH_MAX };
 
 const PREFIX = "src/content/pages/";
 const SUFFIX = ".json";

@@ -45,6 +45,15 @@ import { attributeKind, FORBIDDEN, URL_VALUED } from "./attribute_rule.ts";
 import { isSafeLink } from "./link_rule.ts";
 import { isPlainText, markupFailure } from "./markup_rule.ts";
 import { isImageName } from "./media_rule.ts";
+import {
+  IMAGE_SIDE_MAX,
+  IMAGE_SIDE_MIN,
+  PAGE_DEPTH_MAX,
+  PAGE_KEY_MAX,
+  PAGE_VALUES_MAX,
+} from "../limits.ts";
+import { codePoints } from "../text.ts";
+export { PAGE_DEPTH_MAX, PAGE_KEY_MAX, PAGE_VALUES_MAX };
 
 /**
  * Why a page was refused: a stable code beside the place.
@@ -112,16 +121,6 @@ export class PageRuleError extends Error {
     this.reason = reason;
   }
 }
-
-/** Deepest accepted nesting of containers; the top-level object is depth 1. */
-export const PAGE_DEPTH_MAX = 32;
-/** Most values a page may hold, containers included. */
-export const PAGE_VALUES_MAX = 20_000;
-/** Longest accepted key, in characters, after sanitising. */
-export const PAGE_KEY_MAX = 64;
-/** Smallest and largest accepted image side, in pixels. */
-const SIDE_MIN = 1;
-const SIDE_MAX = 10_000;
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const RESERVED_KEYS: ReadonlySet<string> = new Set([
@@ -447,7 +446,7 @@ class PageWalk {
     const flags = lookAt(key);
     if ((flags & HOLDS_COLON) !== 0) this.#countColons(key);
     const name = (flags & MAY_CHANGE) === 0 ? key : sanitiseChanged(key);
-    const length = name.length <= PAGE_KEY_MAX ? name.length : [...name].length;
+    const length = codePoints(name, PAGE_KEY_MAX);
     if (length < 1 || length > PAGE_KEY_MAX) {
       throw new PageRuleError(
         pointer(place, key),
@@ -593,7 +592,7 @@ function checkMedia(
       case "height":
         if (
           typeof field !== "number" || !Number.isInteger(field) ||
-          field < SIDE_MIN || field > SIDE_MAX
+          field < IMAGE_SIDE_MIN || field > IMAGE_SIDE_MAX
         ) {
           throw new PageRuleError(
             pointer(place, key),

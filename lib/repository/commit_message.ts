@@ -4,8 +4,8 @@
  * @module
  */
 
-/** Longest commit message, in characters. */
-export const COMMIT_MESSAGE_MAX = 120;
+import { COMMIT_MESSAGE_MAX } from "../limits.ts";
+export { COMMIT_MESSAGE_MAX };
 
 // C0 and C1 controls, DEL, bidirectional and invisible formatting marks.
 const INVISIBLE =

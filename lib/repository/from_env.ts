@@ -5,7 +5,6 @@
  * @module
  */
 
-import type { Env } from "../http/env.ts";
 import {
   createGitHubRepository,
   type GitHubOptionName,
@@ -13,6 +12,23 @@ import {
   invalidGitHubOptions,
 } from "./github.ts";
 import { type Repository, RepositoryError } from "./repository.ts";
+
+/**
+ * The host's bindings a repository is built from: a ready `REPOSITORY`, or
+ * the GitHub variables. The route's `Env` has them all.
+ */
+export interface RepositoryBindings {
+  /** A repository used instead of GitHub. */
+  REPOSITORY?: Repository | undefined;
+  /** A GitHub token with contents read and write on the one repository. */
+  GITHUB_TOKEN?: string | undefined;
+  /** The repository as `owner/name`. */
+  GITHUB_REPOSITORY?: string | undefined;
+  /** The branch written to; default `main`. */
+  GITHUB_BRANCH?: string | undefined;
+  /** The REST API root; default `https://api.github.com`. */
+  GITHUB_API_URL?: string | undefined;
+}
 
 /** What `repositoryFromEnv` answers when it cannot build a repository. */
 export interface MissingRepository {
@@ -22,7 +38,7 @@ export interface MissingRepository {
 
 const VARIABLES: Record<
   "token" | "repository" | "branch" | "apiUrl",
-  keyof Env
+  keyof RepositoryBindings
 > = {
   token: "GITHUB_TOKEN",
   repository: "GITHUB_REPOSITORY",
@@ -38,7 +54,7 @@ interface Built {
   result: Repository | MissingRepository;
 }
 
-const built = new WeakMap<Env, Built>();
+const built = new WeakMap<RepositoryBindings, Built>();
 
 /** An optional variable set to the empty string counts as absent. */
 function optional(value: unknown): unknown {
@@ -65,7 +81,7 @@ function optional(value: unknown): unknown {
  * ```
  */
 export function repositoryFromEnv(
-  env: Env,
+  env: RepositoryBindings,
 ): Repository | MissingRepository {
   const binding = env.REPOSITORY;
   if (binding !== undefined) {
@@ -113,7 +129,7 @@ export function repositoryFromEnv(
  * @returns the repository
  * @throws {RepositoryError} `unavailable` when none is configured
  */
-export function requireRepository(env: Env): Repository {
+export function requireRepository(env: RepositoryBindings): Repository {
   const result = repositoryFromEnv(env);
   if ("missing" in result) {
     throw new RepositoryError(

@@ -6,7 +6,7 @@
  * @module
  */
 
-import { isLoopbackHost } from "../access/cross_site.ts";
+import { isLoopbackHost } from "../loopback.ts";
 import {
   ConflictError,
   gitBlobSha,
@@ -14,6 +14,7 @@ import {
   RepositoryError,
   type RepositoryFile,
 } from "./repository.ts";
+import { decodeBase64, encodeBase64 } from "../bytes.ts";
 
 /** How to reach one GitHub repository. */
 export interface GitHubOptions {
@@ -53,7 +54,6 @@ const TOKEN = /^[\x21-\x7e]{1,1024}$/;
 // deno-lint-ignore no-control-regex
 const BRANCH_CHARS = /^[^\x00-\x20\x7f~^:?*[\\]{1,255}$/;
 // One character class, no group: linear and without recursion on 27 MB.
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** The problem with one option, as the error to throw, or `undefined`. */
 function optionProblem(
@@ -165,56 +165,6 @@ function parseApiUrl(value: unknown): string | undefined {
     return undefined;
   }
   return url.origin + url.pathname.replace(/\/+$/, "");
-}
-
-/**
- * Base64 of some bytes, in chunks so that 20 MB stays linear.
- *
- * @param bytes the bytes
- * @returns standard base64 with padding, without line breaks
- * @example
- * ```ts
- * import { encodeBase64 } from "./github.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(encodeBase64(new TextEncoder().encode("hi!")), "aGkh");
- * ```
- */
-export function encodeBase64(bytes: Uint8Array): string {
-  const chunk = 3 * 8192;
-  const parts: string[] = [];
-  for (let start = 0; start < bytes.byteLength; start += chunk) {
-    const slice = bytes.subarray(start, start + chunk);
-    parts.push(
-      btoa(String.fromCharCode.apply(null, slice as unknown as number[])),
-    );
-  }
-  return parts.join("");
-}
-
-/**
- * The bytes of base64 text such as GitHub sends: line breaks are ignored.
- *
- * @param text standard base64, possibly broken into lines
- * @returns the bytes, or `undefined` when the text is not base64
- * @example
- * ```ts
- * import { decodeBase64 } from "./github.ts";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(decodeBase64("aG\nkh\n"), new TextEncoder().encode("hi!"));
- * assert.equal(decodeBase64("a?"), undefined);
- * ```
- */
-export function decodeBase64(text: string): Uint8Array | undefined {
-  const compact = text.replace(/\r?\n/g, "");
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) return undefined;
-  const binary = atob(compact);
-  const bytes = new Uint8Array(binary.length);
-  for (let index = 0; index < binary.length; index++) {
-    bytes[index] = binary.charCodeAt(index);
-  }
-  return bytes;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

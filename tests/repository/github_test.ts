@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
 import {
   createGitHubRepository,
-  decodeBase64,
-  encodeBase64,
   type GitHubOptions,
 } from "../../lib/repository/github.ts";
 import { repositoryFromEnv } from "../../lib/repository/from_env.ts";
@@ -20,6 +18,7 @@ import {
   type GitHubFault,
   startGitHubDouble,
 } from "../support/github_double.ts";
+import { decodeBase64, encodeBase64 } from "../../lib/bytes.ts";
 
 const PAGE = "src/content/pages/en/home.json";
 const encoder = new TextEncoder();

@@ -20,7 +20,7 @@
  * @module
  */
 
-import { decodeBase64, encodeBase64 } from "../../lib/repository/github.ts";
+import { decodeBase64, encodeBase64 } from "../../lib/bytes.ts";
 import { gitBlobSha } from "../../lib/repository/repository.ts";
 
 /** What the double is started with. */

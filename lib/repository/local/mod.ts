@@ -21,6 +21,8 @@ import {
   RepositoryError,
   type RepositoryFile,
 } from "../repository.ts";
+import { concatBytes } from "../../bytes.ts";
+import { oneLine } from "../../text.ts";
 
 /**
  * Test hooks that make a write fail at a chosen step. For tests only: leave
@@ -592,7 +594,7 @@ async function commitPath(
     ], git.identity);
   } catch (error) {
     // A mode-0 entry removes the path; the old entries, if any, follow.
-    const entries = concat(
+    const entries = concatBytes(
       new TextEncoder().encode(`0 ${git.zeroId}\t${git.prefix}${path}\0`),
       before.stdout,
     );
@@ -734,25 +736,11 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** A message on one line: control characters become spaces, ends trimmed. */
-function oneLine(message: string): string {
-  // deno-lint-ignore no-control-regex
-  return message.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
-}
-
 /** Whether two byte arrays hold the same bytes. */
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.byteLength !== b.byteLength) return false;
   for (let i = 0; i < a.byteLength; i++) if (a[i] !== b[i]) return false;
   return true;
-}
-
-/** Two byte arrays end to end. */
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.byteLength + b.byteLength);
-  out.set(a);
-  out.set(b, a.byteLength);
-  return out;
 }
 
 /** UTF-8 bytes as text. */

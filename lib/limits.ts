@@ -1,0 +1,57 @@
+/**
+ * Every cap and budget of the editor, in one place: body and field sizes,
+ * the page rules' bounds, image bounds, the site key's length, the session
+ * lifetime and the rate budgets of the routes.
+ *
+ * @module
+ */
+
+/** Largest page content, in bytes of UTF-8, as sent and as written. */
+export const CONTENT_MAX = 100_000;
+/** Largest `/api/save` body: the content and room for the JSON around it. */
+export const ENVELOPE_MAX = 128_000;
+/** Longest `version` a save may carry, in characters. */
+export const VERSION_MAX = 200;
+/** Largest `/api/auth` body, in bytes. */
+export const AUTH_BODY_MAX = 2_000;
+/** Longest site key, in characters (Unicode code points). */
+export const KEY_MAX = 256;
+/** Largest uploaded file, in bytes. */
+export const UPLOAD_FILE_MAX = 20_000_000;
+/** Largest upload body: the file and room for the form around it. */
+export const UPLOAD_BODY_MAX: number = UPLOAD_FILE_MAX + 65_536;
+/** Longest accepted upload name, in characters (Unicode code points). */
+export const UPLOAD_NAME_MAX = 200;
+/** Longest stored image name, in characters. */
+export const IMAGE_NAME_MAX = 100;
+/** Smallest accepted image side, in pixels. */
+export const IMAGE_SIDE_MIN = 1;
+/** Largest accepted image side, in pixels. */
+export const IMAGE_SIDE_MAX = 10_000;
+/** Deepest accepted nesting of containers; the top-level object is depth 1. */
+export const PAGE_DEPTH_MAX = 32;
+/** Most values a page may hold, containers included. */
+export const PAGE_VALUES_MAX = 20_000;
+/** Longest accepted key, in characters, after sanitising. */
+export const PAGE_KEY_MAX = 64;
+/** Longest page path, in characters. */
+export const PAGE_PATH_MAX = 120;
+/** Longest commit message kept, in characters. */
+export const COMMIT_MESSAGE_MAX = 120;
+/** How long a session lasts, in seconds (8 hours). */
+export const SESSION_SECONDS = 28_800;
+
+const MINUTE = 60_000;
+
+/** The rate budgets: requests per client and route, in a sliding window. */
+export const BUDGETS: Readonly<
+  Record<
+    "auth" | "content" | "save" | "upload",
+    { readonly limit: number; readonly windowMs: number }
+  >
+> = Object.freeze({
+  auth: { limit: 5, windowMs: 15 * MINUTE },
+  content: { limit: 60, windowMs: 5 * MINUTE },
+  save: { limit: 30, windowMs: 5 * MINUTE },
+  upload: { limit: 30, windowMs: 15 * MINUTE },
+});

@@ -1,0 +1,124 @@
+/**
+ * The dependency rule of the layout, checked on the sources:
+ *
+ * - the domain folders (`lib/pages/`, `lib/images/`, `lib/repository/`) never
+ *   import `lib/http/` (nor anything above it);
+ * - no import runs upward: from bottom to top the layers are the shared
+ *   helpers (`lib/*.ts`), the domain folders, `lib/http/`, `lib/access/`,
+ *   `routes/`, `router.ts`, then the entry points (`mod.ts`, `cli.ts`,
+ *   `cli/`);
+ * - the module graph of `mod.ts` reaches no `Deno.*` API, so the server runs
+ *   on any host.
+ */
+import assert from "node:assert/strict";
+import { dirname, join, normalize, relative } from "node:path";
+
+const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), ".."));
+
+const DOMAIN = ["lib/pages/", "lib/images/", "lib/repository/", "lib/wire/"];
+
+/** The layer of a file, bottom 0; `undefined` outside the layered tree. */
+function layer(path: string): number | undefined {
+  if (/^lib\/[^/]+\.ts$/.test(path)) return 0;
+  if (DOMAIN.some((folder) => path.startsWith(folder))) return 1;
+  if (path.startsWith("lib/http/")) return 2;
+  if (path.startsWith("lib/access/")) return 3;
+  if (path.startsWith("routes/")) return 4;
+  if (path === "router.ts") return 5;
+  if (path === "mod.ts" || path === "cli.ts" || path.startsWith("cli/")) {
+    return 6;
+  }
+  return undefined;
+}
+
+/** The relative imports of a source, static and dynamic, resolved. */
+function importsOf(path: string, source: string): string[] {
+  const found: string[] = [];
+  const pattern =
+    /(?:^|[\s;])(?:import|export)\s[^;]*?from\s*["'](\.{1,2}\/[^"']+)["']|import\s*\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)|^import\s*["'](\.{1,2}\/[^"']+)["']/gm;
+  for (const match of withoutComments(source).matchAll(pattern)) {
+    const specifier = match[1] ?? match[2] ?? match[3];
+    if (specifier === undefined) continue;
+    found.push(normalize(join(dirname(path), specifier)));
+  }
+  return found;
+}
+
+/** The source without its comments (doc examples included). */
+function withoutComments(source: string): string {
+  return source.replace(/\/\*[\s\S]*?\*\//g, "").replace(
+    /(^|[^:"'`\\])\/\/.*$/gm,
+    "$1",
+  );
+}
+
+async function sources(): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (folder: string) => {
+    for await (const entry of Deno.readDir(join(ROOT, folder))) {
+      const path = folder === "" ? entry.name : `${folder}/${entry.name}`;
+      if (entry.isDirectory) {
+        if (["lib", "routes", "cli"].includes(path.split("/")[0]!)) {
+          await walk(path);
+        }
+      } else if (path.endsWith(".ts") && layer(path) !== undefined) {
+        files.set(path, await Deno.readTextFile(join(ROOT, path)));
+      }
+    }
+  };
+  await walk("");
+  return files;
+}
+
+Deno.test("the domain folders never import lib/http/, and no import runs upward", async () => {
+  const files = await sources();
+  assert.ok(files.size > 30, `only ${files.size} files found`);
+  const broken: string[] = [];
+  for (const [path, source] of files) {
+    const from = layer(path)!;
+    for (const target of importsOf(path, source)) {
+      const to = layer(target);
+      if (to === undefined) continue;
+      if (to > from) broken.push(`${path} imports ${target} (upward)`);
+      if (
+        DOMAIN.some((folder) => path.startsWith(folder)) &&
+        target.startsWith("lib/http/")
+      ) {
+        broken.push(`${path} imports ${target} (domain into http)`);
+      }
+    }
+  }
+  assert.deepEqual(broken, []);
+});
+
+Deno.test("the module graph of mod.ts reaches no Deno.* API", async () => {
+  const seen = new Set<string>();
+  const reached: string[] = [];
+  const visit = async (path: string) => {
+    if (seen.has(path)) return;
+    seen.add(path);
+    const source = await Deno.readTextFile(join(ROOT, path));
+    if (/\bDeno\s*\.\s*[A-Za-z]/.test(withoutComments(source))) {
+      reached.push(path);
+    }
+    for (const target of importsOf(path, source)) await visit(target);
+  };
+  await visit("mod.ts");
+  assert.ok(seen.has("router.ts") && seen.has("lib/pages/page_rules.ts"));
+  assert.deepEqual(reached, []);
+});
+
+Deno.test("the rule itself: an upward import and a Deno call are found", () => {
+  assert.deepEqual(
+    importsOf("lib/pages/x.ts", 'import { a } from "../http/route.ts";'),
+    ["lib/http/route.ts"],
+  );
+  assert.deepEqual(
+    importsOf("lib/x.ts", 'const m = await import("./pages/y.ts");'),
+    ["lib/pages/y.ts"],
+  );
+  assert.deepEqual(importsOf("lib/x.ts", '// import "./pages/y.ts";'), []);
+  assert.ok(layer("lib/http/route.ts")! > layer("lib/pages/x.ts")!);
+  assert.equal(relative(ROOT, join(ROOT, "mod.ts")), "mod.ts");
+  assert.match(withoutComments("Deno.env.get('X')"), /Deno\./);
+});
