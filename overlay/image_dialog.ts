@@ -87,7 +87,9 @@ export async function chooseImage(
   file.addEventListener("change", () => {
     const chosen = file.files?.[0];
     if (!chosen) return;
-    fileName = chosen.name.replace(/\.[A-Za-z0-9]+$/, "") || "image";
+    // A name the site already stored ends with its hash: drop it.
+    fileName = chosen.name.replace(/\.[A-Za-z0-9]+$/, "")
+      .replace(/-[0-9a-f]{12}$/, "") || "image";
     cropper?.destroy();
     picture.src = URL.createObjectURL(chosen);
     crop.hidden = false;

@@ -111,7 +111,6 @@ class Overlay {
       this.alertText,
       h("button", {
         type: "button",
-        "aria-label": "Dismiss message",
         onclick: () => this.hideAlert(),
       }, "Dismiss"),
     );
@@ -351,6 +350,7 @@ class Overlay {
     element.setAttribute("role", "button");
     element.setAttribute("aria-label", `Replace image ${pointer}`);
     const replace = () => void this.replaceImage(page, pointer, element, image);
+    const folder = new URL(image?.getAttribute("src") ?? "", location.href);
     const onKey = (event: KeyboardEvent) => {
       if (event.key === "Enter" || event.key === " ") {
         event.preventDefault();
@@ -373,7 +373,8 @@ class Overlay {
         if (!image || typeof next !== "object" || next === null) return;
         const media = next as Record<string, unknown>;
         if (typeof media.src === "string") {
-          image.src = new URL(media.src, image.src || location.href).href;
+          image.removeAttribute("srcset");
+          image.src = new URL(media.src, folder).href;
         }
       },
       destroy() {
@@ -546,7 +547,8 @@ class Overlay {
     } finally {
       this.busy = false;
       this.publishButton.disabled = false;
-      if (this.status.dataset.state !== "published") this.refresh();
+      const state = this.status.dataset.state;
+      if (state !== "published" && state !== "error") this.refresh();
     }
   }
 
@@ -646,6 +648,7 @@ class Overlay {
         return;
       }
       const mine = new Map(page.changes);
+      const before = page.base;
       const previous = page.version;
       page.version = fresh.version;
       page.base = theirs;
@@ -653,9 +656,11 @@ class Overlay {
       clearDraft(localStorage, page.path, previous);
       await this.publishPage(page, merged.page);
       for (const region of page.regions) {
-        if (!mine.has(region.pointer)) {
-          region.show(getPointer(page.base, region.pointer));
-        }
+        const now = getPointer(theirs, region.pointer);
+        if (
+          !mine.has(region.pointer) &&
+          !sameValue(now, getPointer(before, region.pointer))
+        ) region.show(now);
       }
       this.busy = false;
       this.setStatus("Published", "published");
@@ -667,6 +672,7 @@ class Overlay {
 
   fail(error: unknown, page?: PageState): void {
     if (!(error instanceof EditorError)) {
+      console.error(error);
       this.setStatus("Not published", "error");
       this.showAlert("Something went wrong. Your changes are kept.");
       return;
@@ -741,14 +747,15 @@ class Overlay {
         "aria-label": title,
         title,
         "aria-pressed": "false",
-        style,
         onmousedown: (event: Event) => event.preventDefault(),
         onclick: () => {
           const rich = this.activeRich?.rich;
           if (rich) run(rich);
           this.updateToolbar();
         },
-      }, text);
+        "data-glyph": text,
+        style,
+      });
     const chain = (rich: RichText) => rich.editor.chain().focus();
     return h(
       "div",

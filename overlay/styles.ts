@@ -40,6 +40,7 @@ button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-
 .toolbar[hidden] { display: none; }
 .toolbar button { min-width: 34px; padding: 4px 8px; border-color: transparent; }
 .toolbar button[aria-pressed="true"] { background: #dbeafe; border-color: #93c5fd; color: #1e3a8a; }
+.toolbar button[data-glyph]::before { content: attr(data-glyph); }
 .toolbar .sep { width: 1px; background: #e5e7eb; margin: 2px 4px; }
 dialog { border: none; border-radius: 12px; padding: 0; width: min(440px, calc(100vw - 24px)); box-shadow: 0 20px 50px rgba(0,0,0,.35); color: #111827; }
 dialog.wide { width: min(760px, calc(100vw - 24px)); }

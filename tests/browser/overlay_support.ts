@@ -1,20 +1,14 @@
 /**
- * Support for the overlay's browser tests: the example site copied to a
- * temporary git repository and served on one origin with the routes and
- * the overlay's built files, Chromium on a fresh profile, and a folder for
- * the screenshots kept as artefacts.
+ * Support for the overlay's browser tests: `deno task demo` started for
+ * real (the example site copied to a temporary git repository, served on
+ * one origin with the routes and the overlay's built files), Chromium, and
+ * a folder for the screenshots kept as artefacts.
  *
  * @module
  */
 
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
-import { copyExampleSite } from "../../examples/site/demo.ts";
-import { renderSite } from "../../examples/site/render.ts";
-import { createRouter } from "../../mod.ts";
-import { serveOverlayAsset } from "../../overlay/assets.ts";
-import { openLocalCheckout } from "../../lib/repository/local/mod.ts";
-import { fastHash } from "../support/helpers.ts";
 
 /** Debian's Chromium, installed by tests/setup.ts. */
 export const CHROMIUM = "/usr/bin/chromium";
@@ -46,8 +40,6 @@ export interface EditingSite extends AsyncDisposable {
   key: string;
   /** The temporary git repository. */
   root: string;
-  /** Every request path the server received, in order. */
-  requests: string[];
   /** Runs git in the repository and answers its standard output. */
   git(...args: string[]): Promise<string>;
   /** Reads a page file of the repository as an object. */
@@ -55,35 +47,64 @@ export interface EditingSite extends AsyncDisposable {
 }
 
 /**
- * Copies the example site to a temporary git repository and serves it, the
- * routes (over a real KV and the local checkout) and the overlay's built
- * files on one loopback origin, as `deno task demo` does.
+ * Starts `deno task demo` for real (`examples/site/demo.ts` on a free
+ * port) and reads its printed URL, key and temporary repository.
  *
- * @returns the running site, stopped and removed on dispose
+ * @returns the running demo, stopped with SIGTERM on dispose
  */
-export async function startEditingSite(): Promise<EditingSite> {
-  const root = await copyExampleSite();
-  const key = `key-${crypto.randomUUID()}`;
-  const kv = await Deno.openKv(":memory:");
-  const router = createRouter({ locales: ["en", "fr"] });
-  const env = {
-    RATE_LIMIT: kv,
-    EDITOR_KEY_HASH: await fastHash(key),
-    REPOSITORY: await openLocalCheckout({ root }),
-    EDITOR_LOG: () => {},
+export async function startDemo(): Promise<EditingSite> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--allow-read",
+      "--allow-write",
+      "--allow-net",
+      "--allow-env",
+      "--allow-run=git",
+      "--allow-sys",
+      "examples/site/demo.ts",
+      "--port",
+      "0",
+    ],
+    cwd: new URL("../../", import.meta.url).pathname,
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  let printed = "";
+  const found = Promise.withResolvers<void>();
+  const drain = async (stream: ReadableStream<Uint8Array>) => {
+    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
+      printed += text;
+      if (
+        /listening on http:\/\/\S+\//.test(printed) &&
+        /site key for this run is \S+/.test(printed) &&
+        /Demo site copied to \S+/.test(printed)
+      ) found.resolve();
+    }
   };
-  const requests: string[] = [];
-  const server = Deno.serve(
-    { hostname: "127.0.0.1", port: 0, onListen() {} },
-    async (request, info) => {
-      const { pathname, search } = new URL(request.url);
-      requests.push(pathname + search);
-      if (router.find(pathname)) return router.handle(request, env, info);
-      return await serveOverlayAsset(request) ??
-        await renderSite(request, root) ??
-        Response.json({ error: "not_found" }, { status: 404 });
-    },
+  const drained = Promise.all([drain(child.stdout), drain(child.stderr)]);
+  const timer = setTimeout(
+    () => found.reject(new Error(`the demo did not start:\n${printed}`)),
+    60_000,
   );
+  try {
+    await Promise.race([
+      found.promise,
+      child.status.then(() => {
+        throw new Error(`the demo stopped:\n${printed}`);
+      }),
+    ]);
+  } catch (error) {
+    child.kill("SIGTERM");
+    await child.status;
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+  const url = printed.match(/listening on (http:\/\/\S+\/)/)?.[1] ?? "";
+  const key = printed.match(/site key for this run is (\S+)/)?.[1] ?? "";
+  const root = printed.match(/Demo site copied to (\S+)/)?.[1] ?? "";
   const git = async (...args: string[]) => {
     const output = await new Deno.Command("git", {
       args: ["-C", root, ...args],
@@ -93,17 +114,16 @@ export async function startEditingSite(): Promise<EditingSite> {
     return new TextDecoder().decode(output.stdout);
   };
   return {
-    url: `http://127.0.0.1:${server.addr.port}/`,
+    url,
     key,
     root,
-    requests,
     git,
     page: async (path = EN_HOME) =>
       JSON.parse(await Deno.readTextFile(join(root, path))),
     async [Symbol.asyncDispose]() {
-      await server.shutdown();
-      kv.close();
-      await Deno.remove(root, { recursive: true });
+      child.kill("SIGTERM");
+      await child.status;
+      await drained;
     },
   };
 }

@@ -1,0 +1,391 @@
+/**
+ * The overlay end to end in Debian's Chromium, driven by playwright-core,
+ * against the example site served with the routes over a real KV and a real
+ * git repository: log in, edit text and rich text, replace an image,
+ * resolve conflicts, see a refused link highlighted, get unsaved edits back
+ * after a reload, log out. Screenshots go to tests/browser/artifacts/.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import axe from "axe-core";
+import type { BrowserContext, Page } from "playwright-core";
+import {
+  ARTIFACTS,
+  type EditingSite,
+  EN_HOME,
+  launchChromium,
+  startDemo,
+} from "./overlay_support.ts";
+
+/** The little of the browser's DOM the page scripts below use. */
+declare const document: {
+  documentElement: { outerHTML: string };
+  adoptedStyleSheets: unknown[];
+  cookie: string;
+};
+
+const IMAGE = new URL(
+  "../../examples/site/public/images/hills-at-dawn-98c9ac741e4e.png",
+  import.meta.url,
+).pathname;
+
+const bar = (page: Page) => page.locator(".bar .status");
+
+async function waitStatus(page: Page, text: string | RegExp): Promise<void> {
+  try {
+    await page.locator(".bar .status", {
+      hasText: typeof text === "string" ? new RegExp(`^${text}$`) : text,
+    }).waitFor();
+  } catch (error) {
+    await page.screenshot({ path: join(ARTIFACTS, "failure.png") });
+    const shown = await page.locator(".ui").innerText().catch(() => "");
+    throw new Error(
+      `Expected the status ${text}; the overlay shows: ${shown}`,
+      {
+        cause: error,
+      },
+    );
+  }
+}
+
+async function openEditor(
+  context: BrowserContext,
+  site: EditingSite,
+): Promise<Page> {
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on("pageerror", (error) => console.error("page error:", error.message));
+  await page.goto(`${site.url}en/?edit`);
+  await page.getByLabel("Site key").fill(site.key);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await waitStatus(page, "No unsaved changes");
+  return page;
+}
+
+/** Puts the caret at the end of a plain-text region and types. */
+async function typeAtEnd(page: Page, pointer: string, text: string) {
+  await page.locator(`[data-inpage-text="${pointer}"]`).click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type(text);
+}
+
+/** Selects the first `count` characters of a rich text region. */
+async function selectStart(page: Page, pointer: string, count: number) {
+  await page.locator(`[data-inpage-html="${pointer}"] .tiptap`).click();
+  await page.keyboard.press("Control+Home");
+  for (let i = 0; i < count; i++) await page.keyboard.press("Shift+ArrowRight");
+}
+
+async function addLink(page: Page, href: string, title: string) {
+  await page.getByRole("button", { name: "Add or edit a link" }).click();
+  await page.getByLabel("Address").fill(href);
+  await page.getByLabel("Title (optional)").fill(title);
+  await page.getByRole("button", { name: "Apply" }).click();
+}
+
+async function publish(page: Page, message: string): Promise<void> {
+  await page.getByLabel("Message", { exact: true }).fill(message);
+  await page.getByRole("button", { name: "Publish" }).click();
+}
+
+/** Width and height from a WebP file's header (VP8, VP8L or VP8X). */
+function webpSize(bytes: Uint8Array): { width: number; height: number } {
+  const text = (start: number, end: number) =>
+    new TextDecoder().decode(bytes.subarray(start, end));
+  assert.equal(text(0, 4), "RIFF");
+  assert.equal(text(8, 12), "WEBP");
+  const chunk = text(12, 16);
+  const view = new DataView(bytes.buffer, bytes.byteOffset);
+  if (chunk === "VP8 ") {
+    return {
+      width: view.getUint16(26, true) & 0x3fff,
+      height: view.getUint16(28, true) & 0x3fff,
+    };
+  }
+  if (chunk === "VP8L") {
+    const bits = view.getUint32(21, true);
+    return { width: (bits & 0x3fff) + 1, height: ((bits >> 14) & 0x3fff) + 1 };
+  }
+  assert.equal(chunk, "VP8X");
+  const u24 = (at: number) =>
+    bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16);
+  return { width: u24(24) + 1, height: u24(27) + 1 };
+}
+
+Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", async () => {
+  const began = performance.now();
+  await Deno.mkdir(ARTIFACTS, { recursive: true });
+  // 1. Start the demo (`deno task demo`) and read its URL and key.
+  await using site = await startDemo();
+  await using browser = await launchChromium();
+  const context = await browser.newContext({
+    viewport: { width: 1200, height: 900 },
+  });
+
+  // Open the site with ?edit and log in with the printed key.
+  const page = await openEditor(context, site);
+
+  // 2. Edit the heading; make a word bold in a paragraph and link it.
+  await typeAtEnd(page, "/title", " today");
+  await selectStart(page, "/sections/0/body", 4);
+  await page.getByRole("button", { name: "Bold (Ctrl+B)" }).click();
+  await addLink(page, "/en/about/", "About us");
+  await waitStatus(page, "2 unsaved changes");
+  await page.screenshot({ path: join(ARTIFACTS, "edit-mode.png") });
+  await publish(page, "Retitle the home page");
+  const clicked = performance.now();
+  await waitStatus(page, "Published");
+  const publishToShown = performance.now() - clicked;
+
+  // 3. The file holds the new values in canonical markup; git log the message.
+  let home = await site.page();
+  assert.equal(home.title, "Small sites, edited in place today");
+  assert.equal(
+    (home.sections as Array<Record<string, string>>)[0]?.body,
+    '<p><a href="/en/about/" title="About us"><strong>Each</strong></a> page is one file in <em>src/content/pages</em>. A publish writes that file and makes <strong>one commit</strong>, with your message.</p>',
+  );
+  assert.equal(
+    (await site.git("log", "-1", "--format=%s")).trim(),
+    "Retitle the home page",
+  );
+
+  // 4. Replace the image with a real PNG, cropped square.
+  await page.locator('[data-inpage-image="/image"]').click();
+  await page.getByLabel("Image file").setInputFiles(IMAGE);
+  await page.locator("button:enabled", { hasText: "Crop and upload" })
+    .waitFor();
+  await page.getByRole("button", { name: "1:1" }).click();
+  await page.getByRole("button", { name: "Crop and upload" }).click();
+  await waitStatus(page, "1 unsaved change");
+  await publish(page, "New picture");
+  await waitStatus(page, "Published");
+  home = await site.page();
+  const image = home.image as Record<string, unknown>;
+  assert.match(String(image.src), /^hills-at-dawn-[0-9a-f]{12}\.webp$/);
+  assert.equal(image.alt, "Green hills under a rising sun");
+  assert.equal(image.width, image.height);
+  assert.ok((image.width as number) <= 540 && (image.width as number) > 500);
+  const stored = await Deno.readFile(
+    join(site.root, "public/images", String(image.src)),
+  );
+  assert.deepEqual(webpSize(stored), {
+    width: image.width,
+    height: image.height,
+  });
+
+  // 5. Someone else publishes first: Keep mine on another field succeeds…
+  const other = await browser.newContext({
+    viewport: { width: 1200, height: 900 },
+  });
+  const theirs = await openEditor(other, site);
+  await typeAtEnd(theirs, "/sections/1/heading", " (theirs)");
+  await publish(theirs, "Their change");
+  await waitStatus(theirs, "Published");
+  await typeAtEnd(page, "/sections/2/heading", " (mine)");
+  await publish(page, "My change");
+  await page.getByRole("heading", { name: "Someone published meanwhile" })
+    .waitFor();
+  await page.screenshot({ path: join(ARTIFACTS, "conflict.png") });
+  await page.getByRole("button", { name: "Keep mine" }).click();
+  await waitStatus(page, "Published");
+  home = await site.page();
+  const sections = home.sections as Array<Record<string, string>>;
+  assert.equal(sections[1]?.heading, "Only safe markup gets in (theirs)");
+  assert.equal(sections[2]?.heading, "Who made this (mine)");
+  assert.equal(
+    await page.locator('[data-inpage-text="/sections/1/heading"]')
+      .textContent(),
+    "Only safe markup gets in (theirs)",
+  );
+
+  // …and on the same field it is refused with a clear message.
+  await theirs.reload();
+  await waitStatus(theirs, "No unsaved changes");
+  await typeAtEnd(theirs, "/cta/text", " now");
+  await publish(theirs, "Their button");
+  await waitStatus(theirs, "Published");
+  await typeAtEnd(page, "/cta/text", " today");
+  await publish(page, "My button");
+  await page.getByRole("button", { name: "Keep mine" }).click();
+  await page.getByRole("heading", { name: "Your changes cannot be kept" })
+    .waitFor();
+  assert.match(
+    await page.locator("dialog").innerText(),
+    /Someone else changed the same field you changed[\s\S]*“Meet the team today” \(\/cta\/text\)/,
+  );
+  await page.screenshot({ path: join(ARTIFACTS, "conflict-refused.png") });
+  await page.getByRole("button", { name: "OK" }).click();
+  assert.equal(
+    ((await site.page()).cta as Record<string, string>).text,
+    "Meet the team now",
+  );
+  await other.close();
+
+  // 6. A javascript: link is refused (422) and its field highlighted.
+  await page.reload();
+  await waitStatus(page, "No unsaved changes");
+  await selectStart(page, "/sections/2/body", 4);
+  await addLink(page, "javascript:alert(1)", "");
+  await publish(page, "Bad link");
+  await waitStatus(page, "Not published: a field was refused");
+  const body = page.locator('[data-inpage-html="/sections/2/body"]');
+  assert.equal(await body.getAttribute("data-inpage-invalid"), "");
+  assert.match(
+    await page.locator(".alert p").textContent() ?? "",
+    /^The highlighted field was refused\. (This link is not allowed|This text holds formatting)/,
+  );
+  await page.screenshot({ path: join(ARTIFACTS, "invalid-link.png") });
+  assert.doesNotMatch(
+    JSON.stringify(await site.page()),
+    /javascript:/,
+  );
+
+  // 7. An edit survives a reload and is published after it.
+  await page.reload();
+  await page.getByRole("button", { name: "Discard them" }).click();
+  await waitStatus(page, "No unsaved changes");
+  await typeAtEnd(page, "/sections/0/heading", " safely");
+  await waitStatus(page, "1 unsaved change");
+  await page.reload();
+  await page.getByRole("heading", { name: "Restore unsaved changes?" })
+    .waitFor();
+  await page.getByRole("button", { name: "Restore" }).click();
+  await waitStatus(page, "1 unsaved change");
+  assert.equal(
+    await page.locator('[data-inpage-text="/sections/0/heading"]')
+      .textContent(),
+    "Content stays in the repository safely",
+  );
+  await publish(page, "Restored edit");
+  await waitStatus(page, "Published");
+  assert.equal(
+    ((await site.page()).sections as Array<Record<string, string>>)[0]
+      ?.heading,
+    "Content stays in the repository safely",
+  );
+
+  // 8. Log out: the routes answer 401 and the overlay is gone.
+  await page.getByRole("button", { name: "Log out" }).click();
+  await page.waitForURL(`${site.url}en/`);
+  const status = await page.evaluate(async (path) => {
+    const response = await fetch(
+      `/api/content?path=${encodeURIComponent(path)}`,
+    );
+    return response.status;
+  }, EN_HOME);
+  assert.equal(status, 401);
+  assert.equal(await page.locator("[data-inpage-overlay]").count(), 0);
+  assert.equal(await bar(page).count(), 0);
+  await context.close();
+  console.log(
+    `overlay end to end: publish click to "Published" ${
+      publishToShown.toFixed(0)
+    } ms; whole test ${((performance.now() - began) / 1000).toFixed(1)} s`,
+  );
+});
+
+Deno.test("in Chromium: for a visitor the loader makes no request and changes nothing; Ctrl+Shift+E opens the login", async () => {
+  await using site = await startDemo();
+  await using browser = await launchChromium();
+  const plain = await browser.newContext({ javaScriptEnabled: false });
+  const reference = await plain.newPage();
+  await reference.goto(`${site.url}en/`);
+  const expected = await reference.evaluate(() =>
+    document.documentElement.outerHTML
+  );
+  await plain.close();
+
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const requested: string[] = [];
+  page.on(
+    "request",
+    (request) => requested.push(new URL(request.url()).pathname),
+  );
+  await page.goto(`${site.url}en/`);
+  await page.waitForLoadState("networkidle");
+  await page.keyboard.press("Shift+E");
+  await page.keyboard.press("Control+E");
+  assert.deepEqual(requested.sort(), [
+    "/_inpage/loader.js",
+    "/en/",
+    "/images/hills-at-dawn-98c9ac741e4e.png",
+    "/site.css",
+  ]);
+  assert.equal(
+    await page.evaluate(() => document.documentElement.outerHTML),
+    expected,
+  );
+  assert.equal(
+    await page.evaluate(() =>
+      document.adoptedStyleSheets.length + document.cookie.length
+    ),
+    0,
+  );
+
+  await page.locator("body").click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press("Control+Shift+E");
+  await page.getByRole("heading", { name: "Log in to edit this site" })
+    .waitFor();
+  assert.ok(requested.includes("/_inpage/overlay.js"));
+  await context.close();
+});
+
+Deno.test("in Chromium: axe-core finds no serious or critical violation in the overlay's interface", async () => {
+  await using site = await startDemo();
+  await using browser = await launchChromium();
+  const context = await browser.newContext({
+    viewport: { width: 1200, height: 900 },
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  await page.goto(`${site.url}en/?edit`);
+  await page.addScriptTag({ content: axe.source });
+  const audit = async (state: string) => {
+    const found = await page.evaluate(async () => {
+      // deno-lint-ignore no-explicit-any
+      const axe = (globalThis as any).axe;
+      const result = await axe.run(document, {
+        resultTypes: ["violations"],
+      });
+      // deno-lint-ignore no-explicit-any
+      return result.violations.flatMap((violation: any) =>
+        // deno-lint-ignore no-explicit-any
+        violation.nodes.map((node: any) => ({
+          id: violation.id,
+          impact: node.impact ?? violation.impact,
+          target: JSON.stringify(node.target),
+          html: String(node.html).slice(0, 120),
+        }))
+      );
+    });
+    const ours = found.filter((item: { target: string; html: string }) =>
+      item.target.includes("data-inpage-overlay") ||
+      /data-inpage-(?:text|html|image)/.test(item.html)
+    );
+    const serious = ours.filter((item: { impact: string }) =>
+      item.impact === "serious" || item.impact === "critical"
+    );
+    assert.deepEqual(serious, [], `${state}: ${JSON.stringify(serious)}`);
+    return ours.length;
+  };
+  await page.getByLabel("Site key").waitFor();
+  await audit("login dialog");
+  await page.getByLabel("Site key").fill(site.key);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await waitStatus(page, "No unsaved changes");
+  await page.locator('[data-inpage-html="/lead"] .tiptap').click();
+  await page.keyboard.type(" More.");
+  await audit("edit mode with the toolbar");
+  await page.getByRole("button", { name: "Add or edit a link" }).click();
+  await audit("link dialog");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.locator('[data-inpage-image="/image"]').click();
+  await page.getByLabel("Image file").setInputFiles(IMAGE);
+  await page.locator("button:enabled", { hasText: "Crop and upload" })
+    .waitFor();
+  await audit("image dialog");
+  await page.getByRole("button", { name: "Cancel" }).click();
+  await page.keyboard.press("Tab");
+  await context.close();
+});

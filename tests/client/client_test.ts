@@ -1,0 +1,296 @@
+/**
+ * The browser client against the real router: a fetch that hands each
+ * request to `router.handle` (with the cookies a browser would keep), a
+ * real KV in memory, and a real git checkout. Every code of the routes is
+ * produced for real and mapped to one `EditorError`.
+ */
+import assert from "node:assert/strict";
+import {
+  type Client,
+  createClient,
+  EditorError,
+  type ErrorCode,
+  getPointer,
+} from "../../client/mod.ts";
+import { createRouter, type Env } from "../../mod.ts";
+import { fastHash, from, testEnv } from "../support/helpers.ts";
+import { pngOfSize } from "../support/image_fixtures.ts";
+import { HOME, tempSite } from "../support/site.ts";
+
+const KEY = "client test key";
+const ORIGIN = "https://site.example";
+const router = createRouter({ locales: ["en", "fr"] });
+let clients = 0;
+
+/** A client whose fetch is the router, keeping cookies like a browser. */
+function routerClient(env: Env): Client {
+  const jar = new Map<string, string>();
+  const address = `198.51.100.${++clients}`;
+  return createClient({
+    origin: ORIGIN,
+    fetch: async (request) => {
+      const headers = new Headers(request.headers);
+      const body = request.body ? await request.arrayBuffer() : null;
+      if (body) headers.set("content-length", String(body.byteLength));
+      if (jar.size > 0) {
+        headers.set(
+          "cookie",
+          [...jar].map(([name, value]) => `${name}=${value}`).join("; "),
+        );
+      }
+      const response = await router.handle(
+        new Request(request.url, { method: request.method, headers, body }),
+        env,
+        from(address),
+      );
+      for (const line of response.headers.getSetCookie()) {
+        const [pair = ""] = line.split(";");
+        const [name = "", value = ""] = pair.split("=");
+        if (/Max-Age=0/i.test(line)) jar.delete(name);
+        else jar.set(name, value);
+      }
+      return response;
+    },
+  });
+}
+
+async function failure(promise: Promise<unknown>): Promise<EditorError> {
+  const error = await promise.then(
+    () => assert.fail("expected a failure"),
+    (error: unknown) => error,
+  );
+  assert.ok(error instanceof EditorError, String(error));
+  return error;
+}
+
+function assertCode(
+  error: EditorError,
+  code: ErrorCode,
+  status: number,
+  details: Partial<
+    Pick<EditorError, "at" | "reason" | "kind" | "repository">
+  > = {},
+): void {
+  assert.equal(error.code, code);
+  assert.equal(error.status, status);
+  assert.equal(error.name, "EditorError");
+  for (const [name, value] of Object.entries(details)) {
+    assert.equal(error[name as keyof typeof details], value, name);
+  }
+}
+
+async function signedIn() {
+  const kv = await Deno.openKv(":memory:");
+  const site = await tempSite();
+  const env = testEnv(kv, {
+    EDITOR_KEY_HASH: await fastHash(KEY),
+    REPOSITORY: await site.checkout(),
+  });
+  const client = routerClient(env);
+  await client.login(KEY);
+  return {
+    kv,
+    site,
+    env,
+    client,
+    async [Symbol.asyncDispose]() {
+      kv.close();
+      await site[Symbol.asyncDispose]();
+    },
+  };
+}
+
+Deno.test("the client logs in, reads, publishes, uploads and logs out through the router", async () => {
+  await using s = await signedIn();
+  const { content, version } = await s.client.read(HOME);
+  const page = JSON.parse(content);
+  assert.equal(getPointer(page, "/title"), "Home");
+  const published = await s.client.publish({
+    path: HOME,
+    content: { ...page, title: "Welcome" },
+    version,
+    message: "New title",
+  });
+  assert.match(published.version, /^[0-9a-f]{40}$/);
+  assert.equal(
+    await s.site.read(HOME),
+    JSON.stringify({ ...page, title: "Welcome" }, null, 2) + "\n",
+  );
+  assert.equal(
+    (await s.site.git("log", "-1", "--format=%s")).trim(),
+    "New title",
+  );
+  const image = await s.client.upload(
+    new Blob([pngOfSize(200, 3, 2)], { type: "image/png" }),
+    "Team photo",
+  );
+  assert.equal(image.width, 3);
+  assert.equal(image.height, 2);
+  assert.match(image.src, /^team-photo-[0-9a-f]{12}\.png$/);
+  await s.client.logout();
+  assertCode(await failure(s.client.read(HOME)), "unauthorized", 401);
+});
+
+Deno.test("client errors: unauthorized without a session and for a wrong key", async () => {
+  await using s = await signedIn();
+  const stranger = routerClient(s.env);
+  assertCode(await failure(stranger.read(HOME)), "unauthorized", 401);
+  assertCode(
+    await failure(stranger.publish({ path: HOME, content: "{}", version: "" })),
+    "unauthorized",
+    401,
+  );
+  assertCode(
+    await failure(stranger.upload(new Blob([pngOfSize(200, 3, 2)]))),
+    "unauthorized",
+    401,
+  );
+  assertCode(await failure(stranger.login("wrong key")), "unauthorized", 401);
+});
+
+Deno.test("client errors: rate_limited carries retryAfter from retry-after", async () => {
+  await using s = await signedIn();
+  const stranger = routerClient(s.env);
+  for (let attempt = 0; attempt < 5; attempt++) {
+    await failure(stranger.login("wrong key"));
+  }
+  const error = await failure(stranger.login(KEY));
+  assertCode(error, "rate_limited", 429);
+  assert.ok(
+    Number.isInteger(error.retryAfter) && (error.retryAfter ?? 0) > 0 &&
+      (error.retryAfter ?? 0) <= 900,
+    String(error.retryAfter),
+  );
+});
+
+Deno.test("client errors: bad_request, not_found, conflict, too_large", async () => {
+  await using s = await signedIn();
+  assertCode(
+    await failure(s.client.read("src/content/pages/de/home.json")),
+    "bad_request",
+    400,
+  );
+  assertCode(
+    await failure(s.client.read("src/content/pages/en/missing.json")),
+    "not_found",
+    404,
+  );
+  const { version } = await s.client.read(HOME);
+  await s.client.publish({ path: HOME, content: { title: "One" }, version });
+  assertCode(
+    await failure(
+      s.client.publish({ path: HOME, content: { title: "Two" }, version }),
+    ),
+    "conflict",
+    409,
+  );
+  const current = await s.client.read(HOME);
+  assertCode(
+    await failure(
+      s.client.publish({
+        path: HOME,
+        content: { title: "x".repeat(100_001) },
+        version: current.version,
+      }),
+    ),
+    "too_large",
+    413,
+  );
+  assert.equal(JSON.parse(await s.site.read(HOME) ?? "").title, "One");
+});
+
+Deno.test("client errors: invalid_content carries at and reason", async () => {
+  await using s = await signedIn();
+  const { content, version } = await s.client.read(HOME);
+  const page = JSON.parse(content);
+  assertCode(
+    await failure(
+      s.client.publish({
+        path: HOME,
+        content: { ...page, cta: { href: "javascript:alert(1)" } },
+        version,
+      }),
+    ),
+    "invalid_content",
+    422,
+    { at: "/cta/href", reason: "link" },
+  );
+  page.sections[0].body = "<script>alert(1)</script>";
+  assertCode(
+    await failure(s.client.publish({ path: HOME, content: page, version })),
+    "invalid_content",
+    422,
+    { at: "/sections/0/body", reason: "markup" },
+  );
+});
+
+Deno.test("client errors: unsupported_format carries kind", async () => {
+  await using s = await signedIn();
+  const gif = new Uint8Array([
+    ...new TextEncoder().encode("GIF89a"),
+    ...[2, 0, 2, 0, 0, 0, 0],
+    ...new Uint8Array(64),
+  ]);
+  assertCode(
+    await failure(s.client.upload(new Blob([gif]), "anim")),
+    "unsupported_format",
+    415,
+    { kind: "gif" },
+  );
+});
+
+Deno.test("client errors: unavailable for a missing repository (502) and a missing KV (503)", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const env = testEnv(kv, { EDITOR_KEY_HASH: await fastHash(KEY) });
+    const client = routerClient(env);
+    await client.login(KEY);
+    assertCode(await failure(client.read(HOME)), "unavailable", 502, {
+      repository: "unavailable",
+    });
+  } finally {
+    kv.close();
+  }
+  const bare = routerClient(testEnv(undefined));
+  assertCode(await failure(bare.read(HOME)), "unavailable", 503, {
+    repository: undefined,
+  });
+});
+
+Deno.test("client errors: network when no answer comes, bad_answer for an undocumented shape", async () => {
+  const down = createClient({
+    origin: ORIGIN,
+    fetch: () => Promise.reject(new TypeError("connection refused")),
+  });
+  const error = await failure(down.read(HOME));
+  assertCode(error, "network", 0);
+  assert.ok(error.cause instanceof TypeError);
+  const odd = createClient({
+    origin: ORIGIN,
+    fetch: () => Promise.resolve(Response.json({ content: 1 })),
+  });
+  assertCode(await failure(odd.read(HOME)), "bad_answer", 200);
+  const html = createClient({
+    origin: ORIGIN,
+    fetch: () =>
+      Promise.resolve(new Response("<h1>Bad gateway</h1>", { status: 502 })),
+  });
+  assertCode(await failure(html.read(HOME)), "unavailable", 502, {
+    repository: undefined,
+  });
+});
+
+Deno.test("getPointer and setPointer follow RFC 6901, escapes included, without changing the original", async () => {
+  const { setPointer } = await import("../../client/mod.ts");
+  const page = { "a/b": { "m~n": [1, 2] }, list: [] as unknown[] };
+  assert.equal(getPointer(page, "/a~1b/m~0n/1"), 2);
+  assert.equal(getPointer(page, "/a~1b/m~0n/01"), undefined);
+  assert.equal(getPointer(page, "/missing/x"), undefined);
+  assert.equal(getPointer(page, ""), page);
+  const next = setPointer(page, "/a~1b/m~0n/0", 9);
+  assert.deepEqual(next["a/b"]["m~n"], [9, 2]);
+  assert.deepEqual(page["a/b"]["m~n"], [1, 2]);
+  assert.deepEqual(setPointer(page, "/list/-", "x").list, ["x"]);
+  assert.throws(() => setPointer(page, "/list/5", 1), RangeError);
+  assert.throws(() => getPointer(page, "no-slash"), SyntaxError);
+});
