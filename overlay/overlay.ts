@@ -130,6 +130,23 @@ class Overlay {
     );
     this.ui = h("div", { class: "ui" }, this.toolbar, this.alert, bar);
     this.root.append(this.ui);
+    addEventListener("scroll", () => {
+      if (!this.toolbar.hidden) this.placeToolbar();
+    }, { passive: true, capture: true });
+    this.toolbar.addEventListener("keydown", (event) => {
+      const buttons = [
+        ...this.toolbar.querySelectorAll<HTMLElement>("button:not([hidden])"),
+      ];
+      const index = buttons.indexOf(event.composedPath()[0] as HTMLElement);
+      if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+        event.preventDefault();
+        const step = event.key === "ArrowRight" ? 1 : -1;
+        buttons[(index + step + buttons.length) % buttons.length]?.focus();
+      } else if (event.key === "Escape") {
+        event.preventDefault();
+        this.activeRich?.rich?.editor.commands.focus();
+      }
+    });
   }
 
   async open(): Promise<void> {
@@ -277,7 +294,7 @@ class Overlay {
     element.contentEditable = "plaintext-only";
     element.spellcheck = true;
     element.setAttribute("role", "textbox");
-    element.setAttribute("aria-label", `Text ${pointer}`);
+    element.setAttribute("aria-label", `Edit ${fieldName(pointer)}`);
     const onInput = () =>
       this.change(page, pointer, element.textContent ?? "", element);
     const onKey = (event: KeyboardEvent) => {
@@ -321,7 +338,9 @@ class Overlay {
       element,
       typeof value === "string" ? value : "",
       {
-        label: `Rich text ${pointer}`,
+        label: `Edit ${
+          fieldName(pointer)
+        } (rich text: Alt+F10 for the toolbar, Ctrl+K for a link)`,
         onChange: (html) => {
           // An untouched field keeps its stored markup, even where the
           // editor would write it differently.
@@ -338,6 +357,23 @@ class Overlay {
       },
     );
     initial = region.rich.html();
+    element.addEventListener("keydown", (event) => {
+      const rich = region.rich;
+      if (!rich) return;
+      if (event.altKey && event.key === "F10") {
+        event.preventDefault();
+        this.activeRich = region;
+        this.showToolbar();
+        this.toolbar.querySelector<HTMLElement>("button:not([hidden])")
+          ?.focus();
+      } else if (
+        (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k"
+      ) {
+        event.preventDefault();
+        this.activeRich = region;
+        void this.editLink(rich);
+      }
+    });
     return region;
   }
 
@@ -348,7 +384,7 @@ class Overlay {
       : element.querySelector("img");
     element.tabIndex = 0;
     element.setAttribute("role", "button");
-    element.setAttribute("aria-label", `Replace image ${pointer}`);
+    element.setAttribute("aria-label", `Replace image: ${fieldName(pointer)}`);
     const replace = () => void this.replaceImage(page, pointer, element, image);
     const folder = new URL(image?.getAttribute("src") ?? "", location.href);
     const onKey = (event: KeyboardEvent) => {
@@ -838,8 +874,21 @@ class Overlay {
   showToolbar(): void {
     const region = this.activeRich;
     if (!region) return;
-    const box = region.element.getBoundingClientRect();
     this.toolbar.hidden = false;
+    for (const name of ["bulletList", "orderedList"]) {
+      const item = this.toolbar.querySelector<HTMLElement>(
+        `[data-command="${name}"]`,
+      );
+      if (item) item.hidden = region.rich?.inline ?? false;
+    }
+    this.placeToolbar();
+    this.updateToolbar();
+  }
+
+  placeToolbar(): void {
+    const region = this.activeRich;
+    if (!region) return;
+    const box = region.element.getBoundingClientRect();
     const height = this.toolbar.offsetHeight;
     const top = box.top - height - 10 >= 0
       ? box.top - height - 10
@@ -848,13 +897,6 @@ class Overlay {
     this.toolbar.style.left = `${
       Math.max(4, Math.min(box.left, innerWidth - this.toolbar.offsetWidth - 4))
     }px`;
-    for (const name of ["bulletList", "orderedList"]) {
-      const item = this.toolbar.querySelector<HTMLElement>(
-        `[data-command="${name}"]`,
-      );
-      if (item) item.hidden = region.rich?.inline ?? false;
-    }
-    this.updateToolbar();
   }
 
   hideToolbar(): void {
@@ -934,6 +976,19 @@ function findRegion(page: PageState, at: string): Region | undefined {
     }
   }
   return best;
+}
+
+/** A field's name in words: `/sections/0/heading` is "sections 1 heading". */
+function fieldName(pointer: string): string {
+  const words = pointer.split("/").slice(1).map((part) =>
+    /^\d+$/.test(part)
+      ? String(Number(part) + 1)
+      : part.replaceAll("~1", "/").replaceAll("~0", "~").replaceAll(
+        /[_-]/g,
+        " ",
+      )
+  );
+  return words.join(" ") || "page";
 }
 
 function label(page: PageState, pointer: string): string {

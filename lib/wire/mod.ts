@@ -17,13 +17,8 @@
  */
 
 import * as z from "zod/mini";
-
-/** Longest site key accepted by `POST /api/auth`, in characters. */
-export const KEY_MAX = 256;
-/** Longest page path, in characters. */
-export const PATH_MAX = 120;
-/** Longest version sent back, in characters. */
-export const VERSION_MAX = 200;
+import { KEY_MAX, PAGE_PATH_MAX, VERSION_MAX } from "../limits.ts";
+import { codePoints } from "../text.ts";
 
 /**
  * The body of `POST /api/auth`: `{ key }`.
@@ -36,11 +31,13 @@ export const VERSION_MAX = 200;
  * ```
  */
 export const loginBody: z.ZodMiniType<LoginBody> = z.object({
-  key: z.string().check(z.maxLength(KEY_MAX)),
+  key: z.string().check(
+    z.refine((key) => key !== "" && codePoints(key, KEY_MAX) <= KEY_MAX),
+  ),
 });
 /** The body of `POST /api/auth`. */
 export interface LoginBody {
-  /** The site key, at most 256 characters. */
+  /** The site key: 1 to 256 characters (code points). */
   key: string;
 }
 
@@ -103,7 +100,7 @@ export interface ContentAnswer {
  * ```
  */
 export const saveBody: z.ZodMiniType<SaveBody> = z.object({
-  path: z.string().check(z.maxLength(PATH_MAX)),
+  path: z.string().check(z.maxLength(PAGE_PATH_MAX)),
   content: z.string(),
   version: z.string().check(z.maxLength(VERSION_MAX)),
   message: z.optional(z.string()),
