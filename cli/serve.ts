@@ -173,10 +173,17 @@ export async function startServe(
         `No EDITOR_KEY_HASH: the site key for this run is ${randomKey}\n(it is shown once; set EDITOR_KEY_HASH from editor hash-key to keep one)\n`,
       );
     }
+    const site = options.proxy !== undefined
+      ? `, other paths from the dev server at ${proxyTarget(options.proxy)}`
+      : options.site !== undefined
+      ? `, other paths from the files of ${resolve(options.site)}`
+      : "";
     io.out(
       `editor serve: listening on ${url} (repository ${root}, locales ${
         locales.join(", ")
-      }, ${repository.commits ? "one commit per publish" : "no commits"})\n`,
+      }, ${
+        repository.commits ? "one commit per publish" : "no commits"
+      }${site})\n`,
     );
     if (!["127.0.0.1", "localhost", "::1"].includes(options.hostname)) {
       io.err(

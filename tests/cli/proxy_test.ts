@@ -91,6 +91,10 @@ Deno.test("editor serve --proxy passes a page, a streamed binary asset, a stream
       "--kv",
       ":memory:",
     ]);
+    assert.match(
+      server.stdout(),
+      new RegExp(`, other paths from the dev server at ${dev.url}/\\)\n`),
+    );
     const page = await fetch(`${server.url}en/?lang=en`);
     assert.equal(page.status, 200);
     assert.equal(page.headers.get("x-dev"), "yes");

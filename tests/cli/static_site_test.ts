@@ -145,6 +145,12 @@ Deno.test("editor serve --site resolves folders to index.html, serves files with
     "--kv",
     ":memory:",
   ]);
+  assert.ok(
+    server.stdout().includes(
+      `, other paths from the files of ${dist.root})\n`,
+    ),
+    server.stdout(),
+  );
   const get = (path: string, init?: RequestInit) =>
     fetch(new URL(path, server.url), { redirect: "manual", ...init });
   const cases: [string, string, string][] = [
