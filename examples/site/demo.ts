@@ -74,13 +74,30 @@ export async function copyExampleSite(): Promise<string> {
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({
-    args: Deno.args,
-    options: {
-      port: { type: "string", default: "8787" },
-      hostname: { type: "string", default: "127.0.0.1" },
-    },
-  });
+  const usage = `Usage: deno task demo [--port 8787] [--hostname 127.0.0.1]
+
+Copies examples/site/ to a temporary git repository and serves its pages, the
+overlay (/_inpage/) and the editor's routes on one origin, with a fresh site
+key. Ctrl-C stops it and removes the folder. --port 0 picks a free port.
+`;
+  let values: { port: string; hostname: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: Deno.args,
+      options: {
+        port: { type: "string", default: "8787" },
+        hostname: { type: "string", default: "127.0.0.1" },
+        help: { type: "boolean", short: "h" },
+      },
+    }));
+  } catch (error) {
+    console.error(`demo: ${(error as Error).message}\n\n${usage}`);
+    Deno.exit(1);
+  }
+  if (values.help) {
+    console.log(usage);
+    Deno.exit(0);
+  }
   const port = Number(values.port);
   if (!/^\d+$/.test(values.port) || port > 65_535) {
     console.error("demo: --port must be a whole number from 0 to 65535");
