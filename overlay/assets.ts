@@ -4,7 +4,6 @@
  * to this module (`./dist/`) with `fetch`, so this works whether the
  * package runs from a checkout (`file:`) or from a registry (`https:`).
  *
- * @example
  * ```ts
  * import { serveOverlayAsset } from "./assets.ts";
  *
@@ -17,7 +16,16 @@
  * @module
  */
 
-/** The paths the overlay's files are served at, and the built file of each. */
+/**
+ * The paths the overlay's files are served at, and the built file of each.
+ *
+ * @example
+ * ```ts
+ * import { OVERLAY_ASSET_PATHS } from "./assets.ts";
+ *
+ * console.assert("/_inpage/loader.js" in OVERLAY_ASSET_PATHS);
+ * ```
+ */
 export const OVERLAY_ASSET_PATHS: Readonly<Record<string, string>> = {
   "/_inpage/loader.js": "./dist/loader.js",
   "/_inpage/overlay.js": "./dist/overlay.js",
