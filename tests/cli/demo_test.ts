@@ -175,3 +175,61 @@ Deno.test("deno task demo serves the example site, the overlay's loader tag and 
     before,
   );
 });
+
+Deno.test("the example site's renderer writes plain text escaped, rich text as HTML, link objects as attributes, and refuses a page that breaks the page rules", async () => {
+  const { renderSite } = await import("../../examples/site/render.ts");
+  const root = await Deno.makeTempDir({ prefix: "inpage-render-" });
+  try {
+    const page = (lang: string, name: string, content: unknown) =>
+      Deno.mkdir(join(root, "src/content/pages", lang), { recursive: true })
+        .then(() =>
+          Deno.writeTextFile(
+            join(root, "src/content/pages", lang, `${name}.json`),
+            JSON.stringify(content),
+          )
+        );
+    await page("en", "home", {
+      title: "Fish & chips 'n' more",
+      lead: "<p>Rich <em>text</em></p>",
+      sections: [{ id: "a", heading: '"Quoted"', body: "<p>Body</p>" }],
+      cta: { text: "Go", link: { href: "/en/about/", title: 'Say "hi"' } },
+    });
+    await page("en", "about", {
+      sections: [{ id: "x", body: "<img src=x onerror=alert(1)>" }],
+    });
+    const get = (path: string) =>
+      renderSite(new Request(`http://site.example${path}`), root);
+    const home = await get("/en/");
+    const html = await home!.text();
+    assert.ok(
+      html.includes(
+        '<h1 data-inpage-text="/title">Fish &#38; chips &#39;n&#39; more</h1>',
+      ),
+    );
+    assert.ok(
+      html.includes('data-inpage-html="/lead"><p>Rich <em>text</em></p></div>'),
+    );
+    assert.ok(
+      html.includes(
+        '<h2 data-inpage-text="/sections/0/heading">&#34;Quoted&#34;',
+      ),
+    );
+    assert.ok(
+      html.includes(
+        '<a class="button" href="/en/about/" title="Say &#34;hi&#34;" data-inpage-text="/cta/text">Go</a>',
+      ),
+    );
+    const broken = await get("/en/about/");
+    assert.equal(broken!.status, 500);
+    assert.ok(!(await broken!.text()).includes("onerror"));
+    const moved = await get("/en/about");
+    assert.equal(moved!.status, 302);
+    assert.equal(moved!.headers.get("location"), "/en/about/");
+    await moved!.body?.cancel();
+    assert.equal(await get("/en/missing/"), undefined);
+    assert.equal(await get("/de/"), undefined);
+    assert.equal(await get("/en/../../etc/passwd"), undefined);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
