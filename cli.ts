@@ -18,11 +18,11 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { hashKeyCommand, KeyInputError } from "./cli/hash_key.ts";
 import { ServeError, startServe } from "./cli/serve.ts";
 import { checkCommand } from "./cli/check.ts";
+import { VERSION } from "./lib/version.ts";
 
 export { openLocalCheckout } from "./lib/repository/local/mod.ts";
 export type {
   LocalCheckout,
-  LocalCheckoutFaults,
   LocalCheckoutOptions,
 } from "./lib/repository/local/mod.ts";
 export { ServeError, startServe } from "./cli/serve.ts";
@@ -83,7 +83,7 @@ function createProgram(io: CliIo): Command {
     .description(
       "Edit a static site's JSON pages in place: the server side of @inpage/editor",
     )
-    .version("2.1.0")
+    .version(VERSION)
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride()
     .showHelpAfterError("(run editor --help for usage)");

@@ -103,7 +103,7 @@ export function createRouter(options: RouterOptions): Router {
       }
       const route = find(pathname);
       if (route) return await route.onRequest({ request, env, info });
-      return await answerFailure(
+      return answerFailure(
         { request, env, info },
         null,
         notFound(`no route at ${pathname.slice(0, 120)}`),

@@ -15,8 +15,8 @@ import { createHash, createHmac } from "node:crypto";
  * @param data bytes, or a string hashed as UTF-8
  * @returns 64 hex digits
  */
-export function sha256Hex(data: Uint8Array | string): Promise<string> {
-  return Promise.resolve(createHash("sha256").update(data).digest("hex"));
+export function sha256Hex(data: Uint8Array | string): string {
+  return createHash("sha256").update(data).digest("hex");
 }
 
 /**

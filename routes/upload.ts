@@ -70,7 +70,7 @@ export function createUploadRoute(): UploadRoute {
       });
       checkUploadName(name);
       const { format, width, height } = imageHeader(file);
-      const src = imageName(name, await sha256Hex(file), format);
+      const src = imageName(name, sha256Hex(file), format);
       await store(requireRepository(env), src, file);
       return jsonResponse(200, { src, width, height });
     },
@@ -96,7 +96,7 @@ async function store(
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     const existing = await repository.read(path);
-    if (existing?.version !== await gitBlobSha(bytes)) {
+    if (existing?.version !== gitBlobSha(bytes)) {
       throw new RepositoryError(
         "unavailable",
         `another file is already stored at ${path}`,

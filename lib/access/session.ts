@@ -41,9 +41,9 @@ export async function openSession(kv: KvStore, env: Env): Promise<string[]> {
   const token = randomToken(32);
   const value: StoredSession = {
     expiresAt: now(env) + SESSION_SECONDS * 1000,
-    key: await keyFingerprint(env.EDITOR_KEY_HASH),
+    key: keyFingerprint(env.EDITOR_KEY_HASH),
   };
-  const key = await sessionKey(token);
+  const key = sessionKey(token);
   await retryBusy(() =>
     kv.set(key, value, { expireIn: SESSION_SECONDS * 1000 })
   );
@@ -68,9 +68,9 @@ export async function hasSession(
   env: Env,
 ): Promise<boolean> {
   if (isCrossSite(request) || !env.EDITOR_KEY_HASH) return false;
-  const fingerprint = await keyFingerprint(env.EDITOR_KEY_HASH);
+  const fingerprint = keyFingerprint(env.EDITOR_KEY_HASH);
   for (const token of sessionTokens(request)) {
-    const key = await sessionKey(token);
+    const key = sessionKey(token);
     const stored = (await retryBusy(() => kv.get<StoredSession>(key))).value;
     if (
       stored && typeof stored.expiresAt === "number" &&
@@ -98,7 +98,7 @@ export async function closeSession(
   // nothing to end, and no KV operation spent on it.
   if (isCrossSite(request)) return;
   for (const token of sessionTokens(request)) {
-    const key = await sessionKey(token);
+    const key = sessionKey(token);
     await retryBusy(() => kv.delete(key));
   }
 }
@@ -140,12 +140,12 @@ export function sessionTokens(request: Request): string[] {
   return tokens;
 }
 
-async function sessionKey(token: string): Promise<KvKey> {
-  return ["editor", "session", await sha256Hex(token)];
+function sessionKey(token: string): KvKey {
+  return ["editor", "session", sha256Hex(token)];
 }
 
-async function keyFingerprint(hash: string | undefined): Promise<string> {
-  return await sha256Hex(`inpage-editor key ${hash ?? ""}`);
+function keyFingerprint(hash: string | undefined): string {
+  return sha256Hex(`inpage-editor key ${hash ?? ""}`);
 }
 
 /**

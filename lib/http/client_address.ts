@@ -4,8 +4,8 @@
  *
  * The proxy's header is read from the right: a proxy appends the address it
  * saw to `X-Forwarded-For`, after whatever the client sent, so only the last
- * entry is its own (DESIGN.md says the first, which a client can forge to
- * escape its rate budget or to spend someone else's). Headers holding one
+ * entry is its own (the first is whatever the client wrote, which it could
+ * forge to escape its rate budget or to spend someone else's). Headers holding one
  * address, such as `CF-Connecting-IP`, read the same either way.
  *
  * @module
@@ -124,10 +124,10 @@ export function clientTag(
   request: Request,
   env: Env,
   info: ClientInfo | undefined,
-): Promise<string> {
+): string {
   const address = clientAddress(request, env, info);
-  return Promise.resolve(
-    hmacSha256Hex(`inpage-editor client ${env.EDITOR_KEY_HASH ?? ""}`, address)
-      .slice(0, 16),
-  );
+  return hmacSha256Hex(
+    `inpage-editor client ${env.EDITOR_KEY_HASH ?? ""}`,
+    address,
+  ).slice(0, 16);
 }

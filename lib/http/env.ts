@@ -55,7 +55,7 @@ export interface KvStore {
   atomic(): KvAtomic;
 }
 
-/** The host's variables and bindings, as DESIGN.md lists them. */
+/** The host's variables and bindings that the routes read. */
 export interface Env {
   /** Deno KV (or the same API): rate windows and sessions. Required. */
   RATE_LIMIT?: KvStore | undefined;

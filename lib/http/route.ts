@@ -42,10 +42,10 @@ export function handler(route: RoutePath, work: Work): Handler {
     let client = "unknown";
     let response: Response;
     try {
-      client = await clientTag(context.request, context.env, context.info);
+      client = clientTag(context.request, context.env, context.info);
       response = await work({ ...context, client });
     } catch (error) {
-      return await answerFailure(context, route, error, started, client);
+      return answerFailure(context, route, error, started, client);
     }
     logAnswer(context.env, route, context.request.method, response, started, {
       client,
@@ -75,7 +75,7 @@ export function dispatch(
     const serve = Object.hasOwn(methods, method) ? methods[method] : undefined;
     if (serve) return await serve(context);
     const started = performance.now();
-    return await answerFailure(
+    return answerFailure(
       context,
       route,
       new HttpError(405, { error: "method_not_allowed" }, {
@@ -98,17 +98,17 @@ export function dispatch(
  * @param client the client tag, when already known
  * @returns the response
  */
-export async function answerFailure(
+export function answerFailure(
   context: RouteContext,
   route: string | null,
   error: unknown,
   started: number,
   client?: string,
-): Promise<Response> {
+): Response {
   const { response, code, detail } = errorResponse(error);
   logAnswer(context.env, route, context.request.method, response, started, {
     client: client ??
-      await clientTag(context.request, context.env, context.info),
+      clientTag(context.request, context.env, context.info),
     code,
     detail,
   });

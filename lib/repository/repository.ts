@@ -86,7 +86,7 @@ export class RepositoryError extends Error {
  * @param content the file's bytes
  * @returns 40 lowercase hex digits
  */
-export function gitBlobSha(content: Uint8Array): Promise<string> {
+export function gitBlobSha(content: Uint8Array): string {
   const header = new TextEncoder().encode(`blob ${content.byteLength}\0`);
-  return Promise.resolve(sha1Hex(header, content));
+  return sha1Hex(header, content);
 }

@@ -6,6 +6,10 @@ import {
   openLocalCheckout,
 } from "../../lib/repository/local/mod.ts";
 import {
+  type LocalCheckoutFaults,
+  openCheckout,
+} from "../../lib/repository/local/checkout.ts";
+import {
   ConflictError,
   RepositoryError,
 } from "../../lib/repository/repository.ts";
@@ -104,13 +108,14 @@ async function withRepo(
   test: (checkout: LocalCheckout, folder: string) => Promise<void>,
   options: Omit<LocalCheckoutOptions, "root"> & {
     files?: Record<string, string>;
+    faults?: LocalCheckoutFaults;
   } = {},
 ): Promise<void> {
-  const { files, ...checkoutOptions } = options;
+  const { files, faults, ...checkoutOptions } = options;
   const folder = await makeRepo(files === undefined ? {} : { files });
   try {
     await test(
-      await openLocalCheckout({ root: folder, ...checkoutOptions }),
+      await openCheckout({ root: folder, ...checkoutOptions }, faults),
       folder,
     );
   } finally {

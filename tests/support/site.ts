@@ -5,7 +5,10 @@
  */
 
 import { join } from "node:path";
-import { openLocalCheckout } from "../../lib/repository/local/mod.ts";
+import {
+  type LocalCheckoutFaults,
+  openCheckout,
+} from "../../lib/repository/local/checkout.ts";
 import type { ClientInfo, Env, Router } from "../../mod.ts";
 import { fastHash, from, login, type TestEnv, testEnv } from "./helpers.ts";
 import type {
@@ -21,9 +24,11 @@ export interface TempSite extends AsyncDisposable {
   git: (...args: string[]) => Promise<string>;
   /** Reads a file of it as text, or `undefined` when absent. */
   read: (path: string) => Promise<string | undefined>;
-  /** Opens the local checkout over it. */
+  /** Opens the local checkout over it, with fault hooks if given. */
   checkout: (
-    options?: Omit<LocalCheckoutOptions, "root">,
+    options?: Omit<LocalCheckoutOptions, "root"> & {
+      faults?: LocalCheckoutFaults;
+    },
   ) => Promise<LocalCheckout>;
   /** Number of commits on HEAD. */
   commitCount: () => Promise<number>;
@@ -88,7 +93,8 @@ export async function tempSite(
     root,
     git,
     read: (path) => Deno.readTextFile(join(root, path)).catch(() => undefined),
-    checkout: (options = {}) => openLocalCheckout({ root, ...options }),
+    checkout: ({ faults, ...options } = {}) =>
+      openCheckout({ root, ...options }, faults),
     commitCount: async () =>
       Number((await git("rev-list", "--count", "HEAD")).trim()),
     [Symbol.asyncDispose]: () => Deno.remove(parent, { recursive: true }),

@@ -1,6 +1,6 @@
 /**
- * The local checkout: a {@linkcode Repository} over a folder on disk, usually
- * a git work tree, that commits each write of a file alone.
+ * The local checkout's implementation: reading, the compare-and-swap write,
+ * the locks and the git commands.
  *
  * A write is a compare-and-swap under a lock: an in-process queue per
  * repository, and across processes an advisory lock on
@@ -25,8 +25,8 @@ import { concatBytes } from "../../bytes.ts";
 import { oneLine } from "../../text.ts";
 
 /**
- * Test hooks that make a write fail at a chosen step. For tests only: leave
- * them out in production.
+ * Hooks that make a write fail at a chosen step, for the tests of the
+ * checkout's failure paths; not part of the published options.
  */
 export interface LocalCheckoutFaults {
   /**
@@ -45,8 +45,6 @@ export interface LocalCheckoutOptions {
    * (default `true`). Outside a work tree nothing is ever committed.
    */
   commit?: boolean;
-  /** Test hooks only: inject failures into writes. */
-  faults?: LocalCheckoutFaults;
 }
 
 /** A {@linkcode Repository} over a folder on disk. */
@@ -70,31 +68,16 @@ const FALLBACK_NAME = "inpage editor";
 const FALLBACK_EMAIL = "editor@localhost";
 
 /**
- * Opens a folder as a repository. Resolves the folder's real path and, unless
- * `commit` is `false`, asks git whether the folder is inside a work tree.
+ * Opens a folder as a repository, with fault hooks (see
+ * `openLocalCheckout` in `mod.ts` for the published function).
  *
- * @example
- * ```ts
- * import { openLocalCheckout } from "@inpage/editor/cli";
- * import assert from "node:assert/strict";
- *
- * const folder = await Deno.makeTempDir();
- * const checkout = await openLocalCheckout({ root: folder, commit: false });
- * const bytes = new TextEncoder().encode("{}\n");
- * const version = await checkout.write("src/content/pages/en/home.json", bytes, "", "Add home");
- * const file = await checkout.read("src/content/pages/en/home.json");
- * assert.equal(file?.version, version);
- * assert.deepEqual(file?.content, bytes);
- * await Deno.remove(folder, { recursive: true });
- * ```
- *
- * @param options the folder, whether to commit, and test hooks
+ * @param options the folder and whether to commit
+ * @param faults hooks that make a write fail at a chosen step
  * @returns the checkout, ready to read and write
- * @throws {TypeError} when `root` is not a non-empty string
- * @throws {RepositoryError} when the folder does not exist or git cannot read it
  */
-export async function openLocalCheckout(
+export async function openCheckout(
   options: LocalCheckoutOptions,
+  faults: LocalCheckoutFaults = {},
 ): Promise<LocalCheckout> {
   if (typeof options?.root !== "string" || options.root === "") {
     throw new TypeError("The root must be a non-empty path");
@@ -112,7 +95,7 @@ export async function openLocalCheckout(
     throw failure(error, `Cannot open ${options.root}`);
   }
   const git = options.commit === false ? null : await findWorkTree(root);
-  return new LocalCheckoutRepository(root, git, options.faults ?? {});
+  return new LocalCheckoutRepository(root, git, faults);
 }
 
 /** What git said about the work tree around the root. */
@@ -168,7 +151,7 @@ class LocalCheckoutRepository implements LocalCheckout {
       if (isAbsence(error)) return null;
       throw failure(error, `Cannot read ${path}`);
     }
-    return { content, version: await gitBlobSha(content) };
+    return { content, version: gitBlobSha(content) };
   }
 
   write(
@@ -218,7 +201,7 @@ class LocalCheckoutRepository implements LocalCheckout {
         if (!isAbsence(error)) throw failure(error, `Cannot read ${path}`);
       }
     }
-    const currentVersion = current === null ? "" : await gitBlobSha(current);
+    const currentVersion = current === null ? "" : gitBlobSha(current);
     if (expected !== currentVersion) {
       throw new ConflictError(
         `${path} is ${currentVersion || "absent"}, expected ${
@@ -227,7 +210,7 @@ class LocalCheckoutRepository implements LocalCheckout {
       );
     }
     if (current !== null && equalBytes(current, content)) return currentVersion;
-    const version = await gitBlobSha(content);
+    const version = gitBlobSha(content);
     const mode = target.state === "file" && current !== null
       ? target.mode
       : null;
