@@ -83,6 +83,11 @@ export async function chooseImage(
     },
     h("span", {}, "Crop shape:"),
     ...ratioButtons,
+    h(
+      "span",
+      { class: "hint" },
+      "Drag the frame or its corners to choose what to keep.",
+    ),
   );
   file.addEventListener("change", () => {
     const chosen = file.files?.[0];

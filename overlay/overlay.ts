@@ -182,8 +182,8 @@ class Overlay {
       this.pageSheet,
     ];
     document.documentElement.setAttribute("data-inpage-editing", "");
-    for (const page of this.pages) await this.offerDraft(page);
     this.refresh();
+    for (const page of this.pages) await this.offerDraft(page);
   }
 
   async login(notice?: string): Promise<boolean> {

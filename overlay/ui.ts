@@ -86,6 +86,7 @@ export function messageDialog(
         h("button", {
           value: button.value,
           class: button.kind ?? "",
+          autofocus: button.kind === "primary",
         }, button.label)
       ),
     ),
