@@ -1,5 +1,7 @@
 /**
- * Editing sessions in KV: a 256-bit token in the `editor_session` cookie,
+ * `lib/access/`, the access concern: who may edit and how often (the site
+ * key, sessions, the cross-site guard, rate windows). This file holds
+ * editing sessions in KV: a 256-bit token in the `editor_session` cookie,
  * only its SHA-256 stored, with an expiry checked on read and a fingerprint
  * of the key hash so that rotating `EDITOR_KEY_HASH` ends every session.
  *

@@ -1,7 +1,11 @@
 /**
- * What turns a route's work into handlers: one JSON log line per request,
- * typed errors mapped to responses in one place, and method dispatch with
- * 405 and `allow` for the methods a route does not serve.
+ * `lib/http/`, the HTTP concern: requests in, responses out. Route work
+ * throws; the one mapping (`error_response.ts`) answers; bodies are read
+ * under caps (`read_body.ts`, `multipart.ts`).
+ *
+ * This file turns a route's work into handlers: one JSON log line per
+ * request, typed errors mapped to responses in one place, and method
+ * dispatch with 405 and `allow` for the methods a route does not serve.
  *
  * @module
  */

@@ -1,9 +1,13 @@
 /**
+ * `lib/images/`, the images concern: what an upload is and what it is
+ * stored as. It knows nothing of HTTP: a refusal is an `ImageFormatError`
+ * or an `ImageNameError`.
+ *
  * Recognises an uploaded image from its bytes and reads its dimensions from
  * its header. JPEG, PNG and WebP are accepted; every other format, and any
  * accepted format whose structure is bad, truncated or out of range, is
- * refused with 415 and the kind that was recognised. Nothing is guessed:
- * what cannot be checked is refused.
+ * refused with the kind that was recognised. Nothing is guessed: what
+ * cannot be checked is refused.
  *
  * Pure: no I/O, no `Deno.*`, safe for any host.
  *

@@ -1,4 +1,7 @@
 /**
+ * `lib/pages/`, the pages concern: which page paths exist and what a page
+ * may hold. It knows nothing of HTTP: a refusal is a `PageRuleError`.
+ *
  * The page-file rules: what `/api/save` checks in a page and what it writes.
  *
  * The content is parsed with `JSON.parse`, then walked once, depth first and

@@ -1,4 +1,9 @@
 /**
+ * `lib/repository/`, the storage concern: the `Repository` interface and
+ * its errors, implemented over GitHub (`github.ts`) and over a local
+ * checkout (`local/`). It knows nothing of HTTP: failures are
+ * `RepositoryError` and `ConflictError`.
+ *
  * The storage behind pages and images: a git repository, local or on GitHub.
  *
  * @module
