@@ -717,7 +717,9 @@ class Overlay {
       const region = page && error.at !== undefined
         ? findRegion(page, error.at)
         : undefined;
-      const sentence = reasonSentence(error.reason);
+      const sentence = region?.kind === "text" && error.reason === "markup"
+        ? "Plain text cannot hold “<” or anything written like HTML: remove it."
+        : reasonSentence(error.reason);
       this.setStatus("Not published: a field was refused", "error");
       if (region) {
         region.element.setAttribute("data-inpage-invalid", "");
