@@ -10,6 +10,7 @@ import {
   createClient,
   EditorError,
   type ErrorCode,
+  failure as mapFailure,
   getPointer,
 } from "../../client/mod.ts";
 import { createRouter, type Env } from "../../mod.ts";
@@ -255,6 +256,34 @@ Deno.test("client errors: unavailable for a missing repository (502) and a missi
   assertCode(await failure(bare.read(HOME)), "unavailable", 503, {
     repository: undefined,
   });
+});
+
+Deno.test("client errors: internal for an unexpected failure, method_not_allowed for an unserved method", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const env = testEnv(kv, {
+      EDITOR_KEY_HASH: await fastHash(KEY),
+      REPOSITORY: {
+        read: () => Promise.reject(new Error("disk on fire")),
+        write: () => Promise.reject(new Error("disk on fire")),
+      },
+    });
+    const client = routerClient(env);
+    await client.login(KEY);
+    assertCode(await failure(client.read(HOME)), "internal", 500);
+    const put = await router.handle(
+      new Request(`${ORIGIN}/api/save`, { method: "PUT" }),
+      env,
+      from("198.51.100.250"),
+    );
+    assertCode(
+      mapFailure(put, await put.json()),
+      "method_not_allowed",
+      405,
+    );
+  } finally {
+    kv.close();
+  }
 });
 
 Deno.test("client errors: network when no answer comes, bad_answer for an undocumented shape", async () => {
