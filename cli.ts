@@ -234,9 +234,17 @@ In GitHub Actions, before the build:
       "calibrate the iterations (and memory, unless given) to take about this long here",
       integer("--target-ms", 1, 60_000),
     )
+    .option(
+      "--allow-weak",
+      "accept a cost below OWASP's argon2id minimum (for tests only)",
+    )
     .addHelpText(
       "after",
       `
+The cost must reach OWASP's minimum for argon2id: m=19456 KiB (19 MiB) at
+t=2, or m=47104 at t=1, 12288 at t=3, 9216 at t=4, 7168 at t=5 or more.
+Parameters or a calibration below it are refused unless --allow-weak is given.
+
 Examples:
   deno task editor hash-key                       # asks for the key twice
   printf '%s' "$KEY" | deno task editor hash-key  # from a pipe
@@ -247,6 +255,7 @@ Examples:
       iterations?: number;
       parallelism?: number;
       targetMs?: number;
+      allowWeak?: boolean;
     }) => {
       await hashKeyCommand(options, {
         readable: io.stdin,

@@ -26,6 +26,11 @@ export interface HashKeyOptions {
   parallelism?: number | undefined;
   /** Calibrate the iterations (and memory, unless given) to this time. */
   targetMs?: number | undefined;
+  /**
+   * Accept parameters below OWASP's argon2id minimum (see
+   * {@linkcode owaspMinimumMemory}); a warning goes to standard error.
+   */
+  allowWeak?: boolean | undefined;
 }
 
 /** Where `editor hash-key` reads and writes. */
@@ -43,7 +48,8 @@ export interface HashKeyIo extends KeyInput {
  * @param io the input and outputs
  * @returns the PHC string printed
  * @throws {KeyInputError} on an empty key, a key over 256 characters,
- *   differing prompts, or unusable options
+ *   differing prompts, unusable options, or parameters (given or
+ *   calibrated) below OWASP's argon2id minimum without `allowWeak`
  */
 export async function hashKeyCommand(
   options: HashKeyOptions,
@@ -61,6 +67,12 @@ export async function hashKeyCommand(
   };
   const problem = keyParamsProblem(given);
   if (problem) throw new KeyInputError(`Parameters refused: ${problem}`);
+  const weakGiven = weakness(given);
+  if (weakGiven && !options.allowWeak && options.targetMs === undefined) {
+    throw new KeyInputError(
+      `Parameters refused: ${weakGiven.cost} is below ${weakGiven.minimum}: raise --memory or --iterations, or pass --allow-weak to accept a hash that is faster to guess`,
+    );
+  }
   if (
     options.targetMs !== undefined &&
     !(Number.isFinite(options.targetMs) && options.targetMs >= 1 &&
@@ -76,6 +88,17 @@ export async function hashKeyCommand(
     options.memory !== undefined,
     io,
   );
+  const weak = weakness(params);
+  if (weak && !options.allowWeak) {
+    throw new KeyInputError(
+      `Calibration refused: it ended at ${weak.cost}, below ${weak.minimum}: raise --target-ms, or pass --allow-weak to accept a hash that is faster to guess`,
+    );
+  }
+  if (weak) {
+    io.err(
+      `Warning: --allow-weak: ${weak.cost} is below ${weak.minimum}; use this hash for tests only\n`,
+    );
+  }
   const started = performance.now();
   const phc = await hashKey(key, params);
   if (options.targetMs !== undefined) {
@@ -87,6 +110,49 @@ export async function hashKeyCommand(
   }
   io.out(phc + "\n");
   return phc;
+}
+
+/**
+ * OWASP's minimum memory for argon2id at a number of iterations, in KiB
+ * (the Password Storage Cheat Sheet: 19 MiB with t=2, or the equivalent
+ * 46 MiB with t=1, 12 MiB with t=3, 9 MiB with t=4, 7 MiB with t=5 or more).
+ *
+ * @example
+ * ```ts
+ * import { owaspMinimumMemory } from "./hash_key.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(owaspMinimumMemory(2), 19_456);
+ * assert.equal(owaspMinimumMemory(3), 12_288);
+ * assert.equal(owaspMinimumMemory(8), 7_168);
+ * ```
+ *
+ * @param iterations the time cost t
+ * @returns the least memory cost m in KiB
+ */
+export function owaspMinimumMemory(iterations: number): number {
+  if (iterations <= 1) return 47_104;
+  if (iterations === 2) return 19_456;
+  if (iterations === 3) return 12_288;
+  if (iterations === 4) return 9_216;
+  return 7_168;
+}
+
+/**
+ * The parameters as `m=… KiB with t=…` and OWASP's minimum they miss, or
+ * `undefined` when they reach it.
+ */
+function weakness(
+  params: KeyHashParams,
+): { cost: string; minimum: string } | undefined {
+  const { memory, iterations } = params;
+  const least = owaspMinimumMemory(iterations);
+  if (memory >= least) return undefined;
+  return {
+    cost: `m=${memory} KiB with t=${iterations}`,
+    minimum:
+      `OWASP's minimum for argon2id (m=${least} KiB at t=${iterations}; m=19456 KiB at t=2)`,
+  };
 }
 
 /**

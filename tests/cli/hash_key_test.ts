@@ -35,6 +35,7 @@ Deno.test("editor hash-key honours --memory, --iterations and --parallelism", as
     "2",
     "--parallelism",
     "2",
+    "--allow-weak",
   ], key);
   assert.equal(run.code, 0, run.stderr);
   assert.deepEqual(PHC_LINE.exec(run.stdout)?.slice(1), ["1024", "2", "2"]);
@@ -55,7 +56,7 @@ Deno.test("editor hash-key refuses an empty key and a key over 256 characters wi
     assert.match(run.stderr, new RegExp(message as string));
   }
   const ok = await runCli(
-    ["hash-key", "--memory", "64", "--iterations", "1"],
+    ["hash-key", "--memory", "64", "--iterations", "1", "--allow-weak"],
     "é".repeat(256),
   );
   assert.equal(ok.code, 0, ok.stderr);
@@ -81,9 +82,100 @@ Deno.test("editor hash-key refuses bad options with a message and exit 1", async
   }
 });
 
+const FASTER = "or pass --allow-weak to accept a hash that is faster to guess";
+
+Deno.test("editor hash-key refuses parameters below OWASP's argon2id minimum, before reading the key", async () => {
+  for (
+    const [args, cost, minimum] of [
+      [["--memory", "8"], "m=8 KiB with t=3", "m=12288 KiB at t=3"],
+      [
+        ["--memory", "19455", "--iterations", "2"],
+        "m=19455 KiB with t=2",
+        "m=19456 KiB at t=2",
+      ],
+      [
+        ["--memory", "47103", "--iterations", "1"],
+        "m=47103 KiB with t=1",
+        "m=47104 KiB at t=1",
+      ],
+      [
+        ["--memory", "7167", "--iterations", "20"],
+        "m=7167 KiB with t=20",
+        "m=7168 KiB at t=20",
+      ],
+    ] as const
+  ) {
+    const run = await runCli(["hash-key", ...args], "a key");
+    assert.equal(run.code, 1, args.join(" "));
+    assert.equal(run.stdout, "");
+    assert.equal(
+      run.stderr,
+      `editor: Parameters refused: ${cost} is below OWASP's minimum for argon2id (${minimum}; m=19456 KiB at t=2): raise --memory or --iterations, ${FASTER}\n`,
+    );
+  }
+});
+
+Deno.test("editor hash-key accepts OWASP's minimum and its equivalents", async () => {
+  for (
+    const [memory, iterations] of [["19456", "2"], ["47104", "1"], [
+      "7168",
+      "5",
+    ]]
+  ) {
+    const run = await runCli(
+      ["hash-key", "--memory", memory!, "--iterations", iterations!],
+      "a key",
+    );
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stderr, "");
+    assert.deepEqual(PHC_LINE.exec(run.stdout)?.slice(1), [
+      memory,
+      iterations,
+      "1",
+    ]);
+  }
+});
+
+Deno.test("editor hash-key --allow-weak makes a weak hash with a warning on standard error", async () => {
+  const run = await runCli(
+    ["hash-key", "--memory", "64", "--iterations", "1", "--allow-weak"],
+    "a key",
+  );
+  assert.equal(run.code, 0, run.stderr);
+  assert.deepEqual(PHC_LINE.exec(run.stdout)?.slice(1), ["64", "1", "1"]);
+  assert.equal(
+    run.stderr,
+    "Warning: --allow-weak: m=64 KiB with t=1 is below OWASP's minimum for argon2id (m=47104 KiB at t=1; m=19456 KiB at t=2); use this hash for tests only\n",
+  );
+});
+
+Deno.test("editor hash-key refuses a calibration that ends below OWASP's minimum", async () => {
+  const run = await runCli(["hash-key", "--target-ms", "1"], "a key");
+  assert.equal(run.code, 1, run.stderr);
+  assert.equal(run.stdout, "");
+  const last = run.stderr.trim().split("\n").at(-1) ?? "";
+  assert.match(
+    last,
+    new RegExp(
+      `^editor: Calibration refused: it ended at m=(\\d+) KiB with t=(\\d+), below OWASP's minimum for argon2id \\(m=\\d+ KiB at t=\\2; m=19456 KiB at t=2\\): raise --target-ms, ${FASTER}$`,
+    ),
+  );
+  assert.ok(!run.stderr.includes("Hashed with"));
+  const weak = await runCli(
+    ["hash-key", "--target-ms", "1", "--allow-weak"],
+    "a key",
+  );
+  assert.equal(weak.code, 0, weak.stderr);
+  assert.match(weak.stdout, PHC_LINE);
+  assert.match(
+    weak.stderr,
+    /Warning: --allow-weak: m=\d+ KiB with t=\d+ is below/,
+  );
+});
+
 Deno.test("editor hash-key --target-ms calibrates on this machine and reports on standard error", async () => {
   const run = await runCli(
-    ["hash-key", "--target-ms", "150"],
+    ["hash-key", "--target-ms", "400"],
     "calibrated key",
   );
   assert.equal(run.code, 0, run.stderr);
@@ -112,6 +204,8 @@ Deno.test("editor --help and editor hash-key --help explain the commands and opt
       "--iterations <n>",
       "--parallelism <n>",
       "--target-ms <ms>",
+      "--allow-weak",
+      "m=19456 KiB (19 MiB) at\nt=2",
       "EDITOR_KEY_HASH",
       "Examples:",
     ]
@@ -134,6 +228,7 @@ Deno.test("deno task editor hash-key runs the CLI from a checkout", async () => 
       "64",
       "--iterations",
       "1",
+      "--allow-weak",
     ],
     cwd: ROOT,
     stdin: "piped",
@@ -204,6 +299,7 @@ async function onTerminal(first: string, second: string) {
       "64",
       "--iterations",
       "1",
+      "--allow-weak",
     ],
     cwd: ROOT,
     env: { FIRST: first, SECOND: second, NO_COLOR: "1" },
