@@ -16,6 +16,7 @@ import { serveOverlayAsset } from "../overlay/assets.ts";
 import { createDemoSite } from "./demo_site.ts";
 import { createProxy, proxyTarget } from "./proxy.ts";
 import { notFoundResponse, serveStaticFile } from "./static_site.ts";
+import { oneLine } from "../lib/text.ts";
 
 /** The options of `editor serve`. */
 export interface ServeOptions {
@@ -88,7 +89,8 @@ const PAGES = "src/content/pages";
  * @param options the command's options
  * @param io outputs and environment
  * @returns the URL and a way to stop
- * @throws {ServeError} on a folder without `src/content/pages`, no locales,
+ * @throws {ServeError} on a folder that does not exist or has no
+ *   `src/content/pages`, no locales,
  *   a bad `EDITOR_KEY_HASH` or a port in use
  */
 export async function startServe(
@@ -113,6 +115,9 @@ export async function startServe(
     } catch (error) {
       throw new ServeError((error as Error).message);
     }
+    const warnings = options.locales
+      ? await localeWarnings(root, options.locales)
+      : [];
     const { keyHash, randomKey } = await keyHashFor(io);
     const kvPath = options.kv ??
       (demo ? join(demo, ".git", "editor-kv.sqlite3") : defaultKvPath(io));
@@ -122,8 +127,11 @@ export async function startServe(
       root,
       commit: options.commit,
     }).catch((error) => {
-      throw new ServeError(`Cannot open ${root}: ${oneLine(error)}`);
+      throw new ServeError(`Cannot open ${root}: ${messageOf(error)}`);
     });
+    if (options.commit && !repository.commits) {
+      warnings.push(await noCommitWarning(root));
+    }
     const env: Env = {
       RATE_LIMIT: kv,
       EDITOR_KEY_HASH: keyHash,
@@ -168,6 +176,7 @@ export async function startServe(
         }
       }
     });
+    for (const warning of warnings) io.err(`Warning: ${warning}\n`);
     if (randomKey) {
       io.err(
         `No EDITOR_KEY_HASH: the site key for this run is ${randomKey}\n(it is shown once; set EDITOR_KEY_HASH from editor hash-key to keep one)\n`,
@@ -267,6 +276,14 @@ async function requireSiteOptions(options: ServeOptions): Promise<void> {
 }
 
 async function requireSite(root: string): Promise<void> {
+  const folder = await Deno.stat(root).catch(() => undefined);
+  if (!folder?.isDirectory) {
+    throw new ServeError(
+      `${root} ${
+        folder ? "is not a folder" : "does not exist"
+      }: pass --repo with the site's checkout (or --demo to try a demo site)`,
+    );
+  }
   const pages = join(root, PAGES);
   const info = await Deno.stat(pages).catch(() => undefined);
   if (!info?.isDirectory) {
@@ -302,6 +319,46 @@ export async function localeFolders(root: string): Promise<string[]> {
 }
 
 /**
+ * What is wrong between `--locales` and the folders: a declared locale
+ * without a folder (its pages answer 404 until a publish creates one), a
+ * folder whose locale is not declared (its pages answer 400).
+ */
+async function localeWarnings(
+  root: string,
+  locales: string[],
+): Promise<string[]> {
+  const folders: string[] = [];
+  for await (const entry of Deno.readDir(join(root, PAGES))) {
+    if (entry.isDirectory && !entry.name.startsWith(".")) {
+      folders.push(entry.name);
+    }
+  }
+  folders.sort();
+  return [
+    ...locales.filter((locale) => !folders.includes(locale)).map((locale) =>
+      `--locales names ${locale}, but there is no folder ${PAGES}/${locale}: its pages answer 404 until a publish creates one`
+    ),
+    ...folders.filter((folder) => !locales.includes(folder)).map((folder) =>
+      `${PAGES}/${folder} is not in --locales (${
+        locales.join(",")
+      }): its pages answer 400 bad_request (add ${folder} to --locales, or leave --locales out to use the folders)`
+    ),
+  ];
+}
+
+/** Why publishes will not be committed: no git repository, or no git. */
+async function noCommitWarning(root: string): Promise<string> {
+  const git = await new Deno.Command("git", {
+    args: ["--version"],
+    stdout: "null",
+    stderr: "null",
+  }).output().then(() => true, () => false);
+  return git
+    ? `${root} is not in a git repository, so publishes and uploads write files without committing them (run git init there to commit each publish, or pass --no-commit to say so)`
+    : "git is not installed, so publishes and uploads write files without committing them (install git to commit each publish, or pass --no-commit to say so)";
+}
+
+/**
  * The key hash from `EDITOR_KEY_HASH`, or the hash of a random key made for
  * this run (printed only once the server listens).
  */
@@ -329,15 +386,14 @@ async function openKvFile(path: string): Promise<Deno.Kv> {
   } catch (error) {
     throw new ServeError(
       `Cannot open the KV file ${path}: ${
-        oneLine(error)
+        messageOf(error)
       } (pass --kv with a writable file)`,
     );
   }
 }
 
-function oneLine(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split("\n")[0] ?? "";
+function messageOf(error: unknown): string {
+  return oneLine(error instanceof Error ? error.message : String(error));
 }
 
 function defaultKvPath(io: ServeIo): string {
