@@ -348,11 +348,16 @@ async function localeWarnings(
 
 /** Why publishes will not be committed: no git repository, or no git. */
 async function noCommitWarning(root: string): Promise<string> {
-  const git = await new Deno.Command("git", {
-    args: ["--version"],
-    stdout: "null",
-    stderr: "null",
-  }).output().then(() => true, () => false);
+  let git = true;
+  try {
+    await new Deno.Command("git", {
+      args: ["--version"],
+      stdout: "null",
+      stderr: "null",
+    }).output();
+  } catch {
+    git = false; // not on the PATH (or not allowed to run)
+  }
   return git
     ? `${root} is not in a git repository, so publishes and uploads write files without committing them (run git init there to commit each publish, or pass --no-commit to say so)`
     : "git is not installed, so publishes and uploads write files without committing them (install git to commit each publish, or pass --no-commit to say so)";
