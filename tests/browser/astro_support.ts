@@ -57,6 +57,11 @@ export async function launchChromium(work: string): Promise<Browser> {
   };
 }
 
+/** Where screenshots are kept: `tests/browser/artifacts/` (git-ignored). */
+export const ARTIFACTS: string = new URL("./artifacts/", import.meta.url)
+  .pathname;
+await Deno.mkdir(ARTIFACTS, { recursive: true });
+
 /** The English home page of the example. */
 export const EN_HOME = "src/content/pages/en/home.json";
 
