@@ -63,3 +63,4 @@ export type {
 } from "./lib/repository/repository.ts";
 export { hashKey, verifyKey } from "./lib/access/site_key.ts";
 export type { KeyHashParams } from "./lib/access/site_key.ts";
+export { warnMissingVariables } from "./lib/access/missing_variables.ts";

@@ -12,6 +12,7 @@ const work = await Deno.makeTempDir({ prefix: "editor-cold-start-" });
 const ENTRY = new URL("../examples/deno-deploy/main.ts", import.meta.url)
   .pathname;
 const BASELINE = new URL("./cold_start_baseline.ts", import.meta.url).pathname;
+const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 let runs = 0;
 
 function freePort(): number {
@@ -25,7 +26,8 @@ function freePort(): number {
 async function firstAnswer(script: string): Promise<void> {
   const port = freePort();
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", script],
+    // The package's own deno.json: the example's maps @inpage/editor to JSR.
+    args: ["run", "-A", "--quiet", "--config", CONFIG, script],
     env: {
       PORT: String(port),
       HOSTNAME: "127.0.0.1",

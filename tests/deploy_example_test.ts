@@ -14,7 +14,15 @@ Deno.test("the Deno Deploy entry point serves log in, read, publish and log out 
   const work = await Deno.makeTempDir({ prefix: "editor-deploy-" });
   const key = "deploy key";
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "examples/deno-deploy/main.ts"],
+    // The package's own deno.json: the example's maps @inpage/editor to JSR.
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      "--config",
+      "deno.json",
+      "examples/deno-deploy/main.ts",
+    ],
     cwd: ROOT,
     env: {
       NO_COLOR: "1",

@@ -19,9 +19,9 @@
  * @module
  */
 
-import { createRouter, type Env } from "@inpage/editor";
-import { overlayAsset } from "./overlay_asset.ts";
-import { serveStatic } from "./static_files.ts";
+import { createRouter, type Env, warnMissingVariables } from "@inpage/editor";
+import { notFoundResponse, serveStaticFile } from "@inpage/editor/cli";
+import { serveOverlayAsset } from "@inpage/editor/overlay";
 
 // The only site decision: the languages of src/content/pages/{language}/.
 const router = createRouter({ locales: ["en", "fr"] });
@@ -42,6 +42,9 @@ const env: Env = {
   EDITOR_CLIENT_IP_HEADER: Deno.env.get("EDITOR_CLIENT_IP_HEADER"),
 };
 
+// Once at start-up: the names of missing variables (never their values).
+warnMissingVariables(env);
+
 Deno.serve(
   {
     port: Number(Deno.env.get("PORT") ?? 8000),
@@ -52,6 +55,7 @@ Deno.serve(
   async (request, info) => {
     const { pathname } = new URL(request.url);
     if (router.find(pathname)) return router.handle(request, env, info);
-    return await overlayAsset(request) ?? await serveStatic(request, site);
+    return await serveOverlayAsset(request) ??
+      await serveStaticFile(request, site) ?? notFoundResponse();
   },
 );

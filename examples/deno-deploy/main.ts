@@ -17,7 +17,7 @@
  * @module
  */
 
-import { createRouter, type Env } from "@inpage/editor";
+import { createRouter, type Env, warnMissingVariables } from "@inpage/editor";
 
 // The only site decision: the languages of src/content/pages/{language}/.
 const router = createRouter({ locales: ["en", "fr"] });
@@ -34,6 +34,9 @@ const env: Env = {
   GITHUB_API_URL: Deno.env.get("GITHUB_API_URL"),
   EDITOR_CLIENT_IP_HEADER: Deno.env.get("EDITOR_CLIENT_IP_HEADER"),
 };
+
+// Once at start-up: the names of missing variables (never their values).
+warnMissingVariables(env);
 
 Deno.serve(
   {

@@ -1,0 +1,73 @@
+/**
+ * A host's start-up check of its variables: which ones the routes need are
+ * missing or unusable, by name (never a value).
+ *
+ * @module
+ */
+
+import type { Env } from "../http/env.ts";
+import { parseKeyHash } from "./site_key.ts";
+import { repositoryFromEnv } from "../repository/from_env.ts";
+
+/**
+ * Names the variables and bindings of `env` that are missing or unusable,
+ * and when there are any, writes one line saying so and what fails until
+ * they are set: `RATE_LIMIT` (every route but logout answers 503),
+ * `EDITOR_KEY_HASH` (every login is refused as a wrong key), and the
+ * repository's (`GITHUB_TOKEN`, `GITHUB_REPOSITORY`, a malformed
+ * `GITHUB_BRANCH` or `GITHUB_API_URL`, or `REPOSITORY`: reads, publishes and
+ * uploads answer 502). A host calls it once at start-up; the routes answer
+ * the same way per request either way.
+ *
+ * @example
+ * ```ts
+ * import { warnMissingVariables } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const kv = await Deno.openKv(":memory:");
+ * const lines: string[] = [];
+ * const missing = warnMissingVariables(
+ *   { RATE_LIMIT: kv, GITHUB_REPOSITORY: "octo/site" },
+ *   (line) => lines.push(line),
+ * );
+ * assert.deepEqual(missing, ["EDITOR_KEY_HASH", "GITHUB_TOKEN"]);
+ * assert.equal(
+ *   lines[0],
+ *   "@inpage/editor: missing or invalid variables: EDITOR_KEY_HASH, GITHUB_TOKEN (until they are set, every login is refused as a wrong key; reads, publishes and uploads answer 502 unavailable)",
+ * );
+ * kv.close();
+ * ```
+ *
+ * @param env the host's variables and bindings, as passed to the routes
+ * @param warn receives the one line; default `console.error`
+ * @returns the names, empty when every one is usable
+ */
+export function warnMissingVariables(
+  env: Env,
+  warn: (line: string) => void = console.error,
+): string[] {
+  const missing: string[] = [];
+  const effects: string[] = [];
+  if (env.RATE_LIMIT === undefined || env.RATE_LIMIT === null) {
+    missing.push("RATE_LIMIT");
+    effects.push("every route but logout answers 503 unavailable");
+  }
+  const keyHash = env.EDITOR_KEY_HASH;
+  if (typeof keyHash !== "string" || !parseKeyHash(keyHash)) {
+    missing.push("EDITOR_KEY_HASH");
+    effects.push("every login is refused as a wrong key");
+  }
+  const repository = repositoryFromEnv(env);
+  if ("missing" in repository) {
+    missing.push(...repository.missing);
+    effects.push("reads, publishes and uploads answer 502 unavailable");
+  }
+  if (missing.length > 0) {
+    warn(
+      `@inpage/editor: missing or invalid variables: ${
+        missing.join(", ")
+      } (until they are set, ${effects.join("; ")})`,
+    );
+  }
+  return missing;
+}
