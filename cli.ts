@@ -210,25 +210,20 @@ In GitHub Actions, before the build:
       if (code !== 0) throw new CheckFailed();
     });
 
-  program.command("hash-key")
+  const hashKeyProgram = program.command("hash-key")
     .description(
       "Read the site key from standard input (a hidden prompt, asked twice, on a terminal) and print its argon2id hash for EDITOR_KEY_HASH",
-    )
-    .option(
-      "--memory <KiB>",
-      "memory cost in KiB (default 65536)",
-      integer("--memory", 8, 1_048_576),
-    )
-    .option(
-      "--iterations <n>",
-      "time cost (default 3)",
-      integer("--iterations", 1, 20),
-    )
-    .option(
-      "--parallelism <n>",
-      "lanes (default 1)",
-      integer("--parallelism", 1, 16),
-    )
+    );
+  for (
+    const [flag, value, help, min, max] of [
+      ["--memory", "<KiB>", "memory cost in KiB (default 65536)", 8, 1_048_576],
+      ["--iterations", "<n>", "time cost (default 3)", 1, 20],
+      ["--parallelism", "<n>", "lanes (default 1)", 1, 16],
+    ] as const
+  ) {
+    hashKeyProgram.option(`${flag} ${value}`, help, integer(flag, min, max));
+  }
+  hashKeyProgram
     .option(
       "--target-ms <ms>",
       "calibrate the iterations (and memory, unless given) to take about this long here",

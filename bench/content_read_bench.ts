@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { createRouter } from "../mod.ts";
 import { openLocalCheckout } from "../lib/repository/local/mod.ts";
 import { hashKey } from "../lib/access/site_key.ts";
+import { login } from "../tests/support/helpers.ts";
 
 const root = await Deno.makeTempDir({ prefix: "editor-read-bench-" });
 const path = "src/content/pages/en/home.json";
@@ -41,17 +42,7 @@ const env = {
   EDITOR_LOG: () => {},
 };
 const router = createRouter({ locales: ["en"] });
-const login = await router.handle(
-  new Request("http://127.0.0.1/api/auth", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ key }),
-  }),
-  env,
-);
-const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join(
-  "; ",
-);
+const cookie = await login(router.handle, env, key);
 let client = 0;
 
 Deno.bench({

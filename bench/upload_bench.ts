@@ -13,6 +13,7 @@ import { createRouter } from "../mod.ts";
 import { sha256Hex } from "../lib/digest.ts";
 import { openLocalCheckout } from "../lib/repository/local/mod.ts";
 import { pngOfSize } from "../tests/support/image_fixtures.ts";
+import { login } from "../tests/support/helpers.ts";
 
 const SIZE = 20_000_000;
 const file = pngOfSize(SIZE);
@@ -37,17 +38,7 @@ const baseEnv = {
   EDITOR_KEY_HASH: keyHash,
   EDITOR_LOG: () => {},
 };
-const login = await router.handle(
-  new Request("http://127.0.0.1/api/auth", {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ key }),
-  }),
-  baseEnv,
-);
-const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join(
-  "; ",
-);
+const cookie = await login(router.handle, baseEnv, key);
 let client = 0;
 
 async function folder(git: boolean): Promise<string> {

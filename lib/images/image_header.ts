@@ -99,19 +99,15 @@ export function imageHeader(bytes: Uint8Array): ImageInfo {
  * ```
  */
 export class ImageFormatError extends Error {
-  /** What the bytes were recognised as. */
-  readonly kind: ImageKind;
-
   /**
    * Creates the error.
    *
    * @param kind what the bytes were recognised as
    * @param message why they are refused
    */
-  constructor(kind: ImageKind, message: string) {
+  constructor(readonly kind: ImageKind, message: string) {
     super(message);
     this.name = "ImageFormatError";
-    this.kind = kind;
   }
 }
 

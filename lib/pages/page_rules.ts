@@ -581,15 +581,10 @@ function checkMedia(
     const name = names[index];
     const key = keys[index] ?? "";
     const field = value[key];
+    let problem: string | undefined;
     switch (name) {
       case "src":
-        if (typeof field !== "string" || !isImageName(sanitiseText(field))) {
-          throw new PageRuleError(
-            pointer(place, key),
-            "media",
-            "Page has an image name not allowed",
-          );
-        }
+        if (!isTextPassing(field, isImageName)) problem = "name not allowed";
         break;
       case "width":
       case "height":
@@ -597,26 +592,29 @@ function checkMedia(
           typeof field !== "number" || !Number.isInteger(field) ||
           field < IMAGE_SIDE_MIN || field > IMAGE_SIDE_MAX
         ) {
-          throw new PageRuleError(
-            pointer(place, key),
-            typeof field === "number" && Number.isInteger(field)
-              ? "media"
-              : "shape",
-            `Page has an image ${name} out of range`,
-          );
+          problem = `${name} out of range`;
         }
         break;
       case "alt":
-        if (typeof field !== "string" || !isPlainText(sanitiseText(field))) {
-          throw new PageRuleError(
-            pointer(place, key),
-            "media",
-            "Page has an image alt that is not plain",
-          );
+        if (!isTextPassing(field, isPlainText)) {
+          problem = "alt that is not plain";
         }
         break;
     }
+    if (problem !== undefined) {
+      const side = name === "width" || name === "height";
+      throw new PageRuleError(
+        pointer(place, key),
+        side && !Number.isInteger(field) ? "shape" : "media",
+        `Page has an image ${problem}`,
+      );
+    }
   }
+}
+
+/** Whether a value is a string that, sanitised, passes a test. */
+function isTextPassing(value: unknown, test: (text: string) => boolean) {
+  return typeof value === "string" && test(sanitiseText(value));
 }
 
 /**
