@@ -74,6 +74,13 @@ import {
 } from "./link_rule.ts";
 
 const OPENING = /</g;
+
+/**
+ * The failure {@link markupFailure} gives for an `a` whose `href` breaks the
+ * link rule: the page rules report it as a link, not as markup.
+ */
+export const UNSAFE_HREF = "Attribute href is not a safe link";
+
 /** White space to the WHATWG tokenizer (a carriage return becomes a line feed). */
 const WHITE_SPACE = /^[\t\n\f\r ]*$/;
 
@@ -364,9 +371,7 @@ class MarkupCheck implements TokenizerCallbacks {
     const value = this.#decode(start, end, true);
     // The tokenizer would turn a carriage return into a line feed, which no
     // link may hold (a reference to one is an error).
-    if (value.includes("\r") || !isSafeLink(value)) {
-      return "Attribute href is not a safe link";
-    }
+    if (value.includes("\r") || !isSafeLink(value)) return UNSAFE_HREF;
     return undefined;
   }
 

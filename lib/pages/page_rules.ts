@@ -46,7 +46,7 @@
 
 import { attributeKind, FORBIDDEN, URL_VALUED } from "./attribute_rule.ts";
 import { isSafeLink } from "./link_rule.ts";
-import { isPlainText, markupFailure } from "./markup_rule.ts";
+import { isPlainText, markupFailure, UNSAFE_HREF } from "./markup_rule.ts";
 import { isImageName } from "./media_rule.ts";
 import {
   IMAGE_SIDE_MAX,
@@ -436,7 +436,7 @@ class PageWalk {
     if (failure !== undefined) {
       throw new PageRuleError(
         pointer(place, key),
-        "markup",
+        failure === UNSAFE_HREF ? "link" : "markup",
         `Page holds hostile markup: ${failure}`,
       );
     }

@@ -297,6 +297,8 @@ Deno.test("save answers 422 invalid_content with a JSON Pointer for content that
     ['{"hero":{"src":"a.jpg","width":0}}', "/hero/width", "media"],
     ['{"link":{"href":"javascript:alert(1)"}}', "/link/href", "link"],
     ['{"t":"<img src=x onerror=alert(1)>"}', "/t", "markup"],
+    ['{"t":"<a href=\\"javascript:alert(1)\\">x</a>"}', "/t", "link"],
+    ['{"t":"<a href=\\"/ok\\" onclick=\\"x()\\">x</a>"}', "/t", "markup"],
     ['{"a~b/c":"<iframe>"}', "/a~0b~1c", "markup"],
     ['{"__proto__":{"x":1}}', "/__proto__", "key"],
   ];
