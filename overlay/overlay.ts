@@ -74,6 +74,7 @@ class Overlay {
   readonly root: ShadowRoot;
   readonly ui: HTMLElement;
   readonly status: HTMLElement;
+  readonly hint: HTMLElement;
   readonly alert: HTMLElement;
   readonly alertText: HTMLElement;
   readonly message: HTMLInputElement;
@@ -94,6 +95,11 @@ class Overlay {
     this.pageSheet = new CSSStyleSheet();
     this.pageSheet.replaceSync(PAGE_CSS);
     this.status = h("span", { class: "status", role: "status" }, "Loading…");
+    this.hint = h(
+      "span",
+      { class: "hint", hidden: true },
+      "Click any outlined text or image to change it.",
+    );
     this.message = h("input", {
       type: "text",
       maxlength: "120",
@@ -120,6 +126,7 @@ class Overlay {
       { class: "bar", role: "region", "aria-label": "Page editor" },
       h("span", { class: "title" }, "Editing"),
       this.status,
+      this.hint,
       h("label", {}, "Message", this.message),
       this.publishButton,
       h(
@@ -503,6 +510,7 @@ class Overlay {
   }
 
   setStatus(text: string, state: string): void {
+    this.hint.hidden = !(state === "clean" && this.pages.length > 0);
     this.status.textContent = text;
     this.status.dataset.state = state;
   }
