@@ -12,7 +12,7 @@
  * @module
  */
 
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** This example's folder. */
@@ -108,6 +108,8 @@ export interface RunningProcess extends AsyncDisposable {
   output: () => string;
   /** Stops it (SIGTERM) and waits for its exit. */
   stop: () => Promise<void>;
+  /** From now on, echoes what it prints. */
+  follow: () => void;
 }
 
 /**
@@ -137,13 +139,14 @@ export async function spawnUntil(
     stderr: "piped",
   }).spawn();
   let text = "";
+  let echoing = options.echo ?? false;
   const pump = async (
     stream: ReadableStream<Uint8Array>,
     echo: { write(bytes: Uint8Array): Promise<number> },
   ) => {
     for await (const chunk of stream) {
       text += new TextDecoder().decode(chunk);
-      if (options.echo) await echo.write(chunk);
+      if (echoing) await echo.write(chunk);
     }
   };
   const pumps = Promise.all([
@@ -178,6 +181,7 @@ export async function spawnUntil(
     url: url.endsWith("/") ? url : url + "/",
     output: plain,
     stop,
+    follow: () => void (echoing = true),
     [Symbol.asyncDispose]: stop,
   };
 }
@@ -314,8 +318,10 @@ if (import.meta.main) {
 astro dev:      ${astro.url} (behind the editor)
 Open:           ${editor.url}en/?edit
 Site key:       ${key ?? "(from EDITOR_KEY_HASH)"}
-Repository:     ${root} (git -C ${relative(Deno.cwd(), root)} log)
-Ctrl-C stops both servers and removes the folder.`);
+Repository:     ${root} (git -C ${root} log)
+Ctrl-C stops both servers and removes the folder.
+`);
+  editor.follow();
   const done = async () => {
     await editor.stop();
     await astro.stop();
