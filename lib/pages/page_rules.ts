@@ -449,7 +449,10 @@ class PageWalk {
     const flags = lookAt(key);
     if ((flags & HOLDS_COLON) !== 0) this.#countColons(key);
     const name = (flags & MAY_CHANGE) === 0 ? key : sanitiseChanged(key);
-    const length = codePoints(name, PAGE_KEY_MAX);
+    // Within the cap in UTF-16 units is within it in code points: no count.
+    const length = name.length <= PAGE_KEY_MAX
+      ? name.length
+      : codePoints(name, PAGE_KEY_MAX);
     if (length < 1 || length > PAGE_KEY_MAX) {
       throw new PageRuleError(
         pointer(place, key),
