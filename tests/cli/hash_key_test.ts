@@ -1,6 +1,16 @@
 import assert from "node:assert/strict";
 import { CLI, ROOT, runCli, verifyWithPython } from "../support/cli.ts";
 
+/** The hash-key command at a cost cheap enough for tests. */
+const WEAK_HASH_KEY = [
+  "hash-key",
+  "--memory",
+  "64",
+  "--iterations",
+  "1",
+  "--allow-weak",
+];
+
 const PHC_LINE =
   /^\$argon2id\$v=19\$m=(\d+),t=(\d+),p=(\d+)\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+\n$/;
 
@@ -56,7 +66,7 @@ Deno.test("editor hash-key refuses an empty key and a key over 256 characters wi
     assert.match(run.stderr, new RegExp(message as string));
   }
   const ok = await runCli(
-    ["hash-key", "--memory", "64", "--iterations", "1", "--allow-weak"],
+    [...WEAK_HASH_KEY],
     "é".repeat(256),
   );
   assert.equal(ok.code, 0, ok.stderr);
@@ -138,7 +148,7 @@ Deno.test("editor hash-key accepts OWASP's minimum and its equivalents", async (
 
 Deno.test("editor hash-key --allow-weak makes a weak hash with a warning on standard error", async () => {
   const run = await runCli(
-    ["hash-key", "--memory", "64", "--iterations", "1", "--allow-weak"],
+    [...WEAK_HASH_KEY],
     "a key",
   );
   assert.equal(run.code, 0, run.stderr);
@@ -225,12 +235,7 @@ Deno.test("deno task editor hash-key runs the CLI from a checkout", async () => 
       "task",
       "--quiet",
       "editor",
-      "hash-key",
-      "--memory",
-      "64",
-      "--iterations",
-      "1",
-      "--allow-weak",
+      ...WEAK_HASH_KEY,
     ],
     cwd: ROOT,
     stdin: "piped",
@@ -296,12 +301,7 @@ async function onTerminal(first: string, second: string) {
       "-A",
       "--quiet",
       CLI,
-      "hash-key",
-      "--memory",
-      "64",
-      "--iterations",
-      "1",
-      "--allow-weak",
+      ...WEAK_HASH_KEY,
     ],
     cwd: ROOT,
     env: { FIRST: first, SECOND: second, NO_COLOR: "1" },
