@@ -358,24 +358,31 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
     await t.step(
       "hostile link objects spread onto <a>: refused, and nothing accepted runs a script",
       async () => {
-        const hostile: Record<string, unknown>[] = [
-          { href: "javascript:alert(1)" },
-          { HREF: "javascript:alert(1)" },
-          { href: "JaVaScRiPt:alert(1)" },
-          { href: "java\tscript:alert(1)" },
-          { href: "javascript&colon;alert(1)" },
-          { href: "/en/", onclick: "alert(1)" },
-          { href: "/en/", OnMouseOver: "alert(1)" },
-          { href: "/en/", onfocus: "alert(1)", autofocus: "" },
-          { href: "/en/", style: "position:fixed;inset:0" },
-          { href: "/en/", srcset: "javascript:alert(1)" },
-          { href: "/en/", formaction: "javascript:alert(1)" },
-          { "xlink:href": "javascript:alert(1)" },
-          { href: "/en/", ping: "javascript:alert(1)" },
-          { href: "data:text/html,<script>alert(1)</script>" },
-          { href: "/en/", "x onclick": "alert(1)" },
-          { href: "/en/", title: '"><img src=x onerror=alert(1)>' },
-          { href: "/en/", "aria-label": "<script>alert(1)</script>" },
+        // Each with the reason the routes give (the 422 body's `reason`).
+        const hostile: [Record<string, unknown>, string][] = [
+          [{ href: "javascript:alert(1)" }, "link"],
+          [{ HREF: "javascript:alert(1)" }, "link"],
+          [{ href: "JaVaScRiPt:alert(1)" }, "link"],
+          [{ href: "java\tscript:alert(1)" }, "link"],
+          [{ href: "javascript&colon;alert(1)" }, "link"],
+          [{ href: "/en/", onclick: "alert(1)" }, "key"],
+          [{ href: "/en/", OnMouseOver: "alert(1)" }, "key"],
+          [{ href: "/en/", onfocus: "alert(1)", autofocus: "" }, "key"],
+          [{ href: "/en/", style: "position:fixed;inset:0" }, "key"],
+          [{ href: "/en/", srcset: "javascript:alert(1)" }, "link"],
+          [{ href: "/en/", formaction: "javascript:alert(1)" }, "link"],
+          [{ "xlink:href": "javascript:alert(1)" }, "link"],
+          [{ href: "/en/", ping: "javascript:alert(1)" }, "link"],
+          [{ href: "data:text/html,<script>alert(1)</script>" }, "markup"],
+          [{
+            href: "data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==",
+          }, "link"],
+          [{ href: "/en/", "x onclick": "alert(1)" }, "key"],
+          [{ href: "/en/", title: '"><img src=x onerror=alert(1)>' }, "markup"],
+          [
+            { href: "/en/", "aria-label": "<script>alert(1)</script>" },
+            "markup",
+          ],
         ];
         const served = async () =>
           /<nav>[\s\S]*<\/nav>/.exec(
@@ -383,7 +390,7 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
           )?.[0];
         const before = await served();
         assert.ok(before);
-        for (const link of hostile) {
+        for (const [link, reason] of hostile) {
           const { content, version } = await read(api, EN_HOME);
           const nav = content.nav as Record<string, unknown>[];
           (nav[0] as Record<string, unknown>).link = link;
@@ -392,6 +399,7 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
             json: { path: EN_HOME, content: JSON.stringify(content), version },
           });
           assert.equal(save.status, 422, JSON.stringify(link));
+          assert.equal(save.body.reason, reason, JSON.stringify(link));
           assert.match(
             String(save.body.at),
             /^\/nav\/0\/link(\/|$)/,
