@@ -22,30 +22,16 @@ import { clearDraft, loadDraft, saveDraft } from "./drafts.ts";
 import { chooseImage } from "./image_dialog.ts";
 import { keepMine, sameValue } from "./merge.ts";
 import { failureSentence, reasonSentence, retrySentence } from "./messages.ts";
-import { createRichText, type RichText } from "./rich_text.ts";
+import {
+  findRegion,
+  mountRegions,
+  type PageState,
+  type RegionHooks,
+} from "./regions.ts";
 import { OVERLAY_CSS, PAGE_CSS } from "./styles.ts";
 import { CROPPER_CSS } from "./cropper_css.ts";
+import { editLink, Toolbar } from "./toolbar.ts";
 import { h, messageDialog, showDialog } from "./ui.ts";
-
-interface PageState {
-  path: string;
-  container: HTMLElement;
-  version: string;
-  base: PageObject;
-  changes: Map<string, unknown>;
-  regions: Region[];
-}
-
-interface Region {
-  kind: "text" | "html" | "image";
-  pointer: string;
-  element: HTMLElement;
-  page: PageState;
-  /** Shows a value without counting it as an edit. */
-  show(value: unknown): void;
-  destroy(): void;
-  rich?: RichText;
-}
 
 /** Options of {@linkcode start}. */
 export interface StartOptions {
@@ -79,10 +65,9 @@ class Overlay {
   readonly alertText: HTMLElement;
   readonly message: HTMLInputElement;
   readonly publishButton: HTMLButtonElement;
-  readonly toolbar: HTMLElement;
+  readonly toolbar: Toolbar;
   readonly pageSheet: CSSStyleSheet;
   pages: PageState[] = [];
-  activeRich: Region | undefined;
   busy = false;
 
   constructor(client: Client) {
@@ -120,7 +105,7 @@ class Overlay {
         onclick: () => this.hideAlert(),
       }, "Dismiss"),
     );
-    this.toolbar = this.buildToolbar();
+    this.toolbar = new Toolbar(this.root);
     const bar = h(
       "div",
       { class: "bar", role: "region", "aria-label": "Page editor" },
@@ -135,25 +120,14 @@ class Overlay {
         "Log out",
       ),
     );
-    this.ui = h("div", { class: "ui" }, this.toolbar, this.alert, bar);
+    this.ui = h(
+      "div",
+      { class: "ui" },
+      this.toolbar.element,
+      this.alert,
+      bar,
+    );
     this.root.append(this.ui);
-    addEventListener("scroll", () => {
-      if (!this.toolbar.hidden) this.placeToolbar();
-    }, { passive: true, capture: true });
-    this.toolbar.addEventListener("keydown", (event) => {
-      const buttons = [
-        ...this.toolbar.querySelectorAll<HTMLElement>("button:not([hidden])"),
-      ];
-      const index = buttons.indexOf(event.composedPath()[0] as HTMLElement);
-      if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
-        event.preventDefault();
-        const step = event.key === "ArrowRight" ? 1 : -1;
-        buttons[(index + step + buttons.length) % buttons.length]?.focus();
-      } else if (event.key === "Escape") {
-        event.preventDefault();
-        this.activeRich?.rich?.editor.commands.focus();
-      }
-    });
   }
 
   async open(): Promise<void> {
@@ -263,169 +237,33 @@ class Overlay {
       });
     }
     this.pages = pages;
-    for (const page of pages) this.mountRegions(page);
+    for (const page of pages) mountRegions(page, this.hooks);
   }
 
-  mountRegions(page: PageState): void {
-    const nested = (element: Element) =>
-      element.closest("[data-inpage-page]") === page.container;
-    for (
-      const element of page.container.querySelectorAll<HTMLElement>(
-        "[data-inpage-text]",
-      )
-    ) {
-      if (nested(element)) page.regions.push(this.textRegion(page, element));
-    }
-    for (
-      const element of page.container.querySelectorAll<HTMLElement>(
-        "[data-inpage-html]",
-      )
-    ) {
-      if (nested(element)) page.regions.push(this.htmlRegion(page, element));
-    }
-    for (
-      const element of page.container.querySelectorAll<HTMLElement>(
-        "[data-inpage-image]",
-      )
-    ) {
-      if (nested(element)) page.regions.push(this.imageRegion(page, element));
-    }
-  }
-
-  textRegion(page: PageState, element: HTMLElement): Region {
-    const pointer = element.getAttribute("data-inpage-text") ?? "";
-    const value = getPointer(page.base, pointer);
-    if (typeof value === "string" && element.textContent !== value) {
-      element.textContent = value;
-    }
-    element.contentEditable = "plaintext-only";
-    element.spellcheck = true;
-    element.setAttribute("role", "textbox");
-    element.setAttribute("aria-label", `Edit ${fieldName(pointer)}`);
-    const onInput = () =>
-      this.change(page, pointer, element.textContent ?? "", element);
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Enter") event.preventDefault();
-    };
-    const onFocus = () => this.hideToolbar();
-    element.addEventListener("input", onInput);
-    element.addEventListener("keydown", onKey);
-    element.addEventListener("focus", onFocus);
-    return {
-      kind: "text",
-      pointer,
-      element,
-      page,
-      show(next) {
-        element.textContent = typeof next === "string" ? next : "";
-      },
-      destroy() {
-        element.removeEventListener("input", onInput);
-        element.removeEventListener("keydown", onKey);
-        element.removeEventListener("focus", onFocus);
-        element.removeAttribute("contenteditable");
-      },
-    };
-  }
-
-  htmlRegion(page: PageState, element: HTMLElement): Region {
-    const pointer = element.getAttribute("data-inpage-html") ?? "";
-    const value = getPointer(page.base, pointer);
-    const region: Region = {
-      kind: "html",
-      pointer,
-      element,
-      page,
-      show: (next) =>
-        region.rich?.setHtml(typeof next === "string" ? next : ""),
-      destroy: () => region.rich?.destroy(),
-    };
-    let initial = "";
-    region.rich = createRichText(
-      element,
-      typeof value === "string" ? value : "",
-      {
-        label: `Edit ${
-          fieldName(pointer)
-        } (rich text: Alt+F10 for the toolbar, Ctrl+K for a link)`,
-        onChange: (html) => {
-          // An untouched field keeps its stored markup, even where the
-          // editor would write it differently.
-          const next = html === initial ? getPointer(page.base, pointer) : html;
-          this.change(page, pointer, next, element);
-        },
-        onFocus: () => {
-          this.activeRich = region;
-          this.showToolbar();
-        },
-        onSelection: () => {
-          if (this.activeRich === region) this.updateToolbar();
-        },
-      },
-    );
-    initial = region.rich.html();
-    element.addEventListener("keydown", (event) => {
-      const rich = region.rich;
-      if (!rich) return;
-      if (event.altKey && event.key === "F10") {
-        event.preventDefault();
-        this.activeRich = region;
-        this.showToolbar();
-        this.toolbar.querySelector<HTMLElement>("button:not([hidden])")
-          ?.focus();
-      } else if (
-        (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k"
-      ) {
-        event.preventDefault();
-        this.activeRich = region;
-        void this.editLink(rich);
+  /** What the regions report to. */
+  readonly hooks: RegionHooks = {
+    change: (page, pointer, value, element) =>
+      this.change(page, pointer, value, element),
+    richFocus: (region) => {
+      if (region.rich) this.toolbar.show(region.rich, region.element);
+    },
+    richSelection: (region) => {
+      if (region.rich && this.toolbar.active === region.rich) {
+        this.toolbar.update();
       }
-    });
-    return region;
-  }
-
-  imageRegion(page: PageState, element: HTMLElement): Region {
-    const pointer = element.getAttribute("data-inpage-image") ?? "";
-    const image = element instanceof HTMLImageElement
-      ? element
-      : element.querySelector("img");
-    element.tabIndex = 0;
-    element.setAttribute("role", "button");
-    element.setAttribute("aria-label", `Replace image: ${fieldName(pointer)}`);
-    const replace = () => void this.replaceImage(page, pointer, element, image);
-    const folder = new URL(image?.getAttribute("src") ?? "", location.href);
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === "Enter" || event.key === " ") {
-        event.preventDefault();
-        replace();
-      }
-    };
-    const onClick = (event: Event) => {
-      event.preventDefault();
-      replace();
-    };
-    element.addEventListener("click", onClick);
-    element.addEventListener("keydown", onKey);
-    element.addEventListener("focus", () => this.hideToolbar());
-    return {
-      kind: "image",
-      pointer,
-      element,
-      page,
-      show(next) {
-        if (!image || typeof next !== "object" || next === null) return;
-        const media = next as Record<string, unknown>;
-        if (typeof media.src === "string") {
-          image.removeAttribute("srcset");
-          image.src = new URL(media.src, folder).href;
-        }
-      },
-      destroy() {
-        element.removeEventListener("click", onClick);
-        element.removeEventListener("keydown", onKey);
-      },
-    };
-  }
+    },
+    richToolbar: (region) => {
+      if (!region.rich) return;
+      this.toolbar.show(region.rich, region.element);
+      this.toolbar.focus();
+    },
+    richLink: (region) => {
+      if (region.rich) void editLink(this.root, region.rich);
+    },
+    otherFocus: () => this.toolbar.hide(),
+    replaceImage: (page, region, image) =>
+      void this.replaceImage(page, region.pointer, region.element, image),
+  };
 
   async replaceImage(
     page: PageState,
@@ -778,192 +616,6 @@ class Overlay {
     this.host.remove();
     started = false;
   }
-
-  buildToolbar(): HTMLElement {
-    const button = (
-      name: string,
-      text: string,
-      title: string,
-      run: (rich: RichText) => void,
-      style = "",
-    ) =>
-      h("button", {
-        type: "button",
-        "data-command": name,
-        "aria-label": title,
-        title,
-        "aria-pressed": "false",
-        onmousedown: (event: Event) => event.preventDefault(),
-        onclick: () => {
-          const rich = this.activeRich?.rich;
-          if (rich) run(rich);
-          this.updateToolbar();
-        },
-        "data-glyph": text,
-        style,
-      });
-    const chain = (rich: RichText) => rich.editor.chain().focus();
-    return h(
-      "div",
-      {
-        class: "toolbar",
-        role: "toolbar",
-        "aria-label": "Text formatting",
-        hidden: true,
-      },
-      button(
-        "bold",
-        "B",
-        "Bold (Ctrl+B)",
-        (r) => chain(r).toggleBold().run(),
-        "font-weight:700",
-      ),
-      button(
-        "italic",
-        "I",
-        "Italic (Ctrl+I)",
-        (r) => chain(r).toggleItalic().run(),
-        "font-style:italic",
-      ),
-      button(
-        "underline",
-        "U",
-        "Underline (Ctrl+U)",
-        (r) => chain(r).toggleUnderline().run(),
-        "text-decoration:underline",
-      ),
-      button(
-        "strike",
-        "S",
-        "Strikethrough",
-        (r) => chain(r).toggleStrike().run(),
-        "text-decoration:line-through",
-      ),
-      button(
-        "small",
-        "small",
-        "Small print",
-        (r) => chain(r).toggleMark("small").run(),
-        "font-size:12px",
-      ),
-      button(
-        "subscript",
-        "x₂",
-        "Subscript",
-        (r) => chain(r).toggleMark("subscript").run(),
-      ),
-      button(
-        "superscript",
-        "x²",
-        "Superscript",
-        (r) => chain(r).toggleMark("superscript").run(),
-      ),
-      h("span", { class: "sep", "aria-hidden": "true" }),
-      button(
-        "bulletList",
-        "• List",
-        "Bulleted list",
-        (r) => chain(r).toggleBulletList().run(),
-      ),
-      button(
-        "orderedList",
-        "1. List",
-        "Numbered list",
-        (r) => chain(r).toggleOrderedList().run(),
-      ),
-      h("span", { class: "sep", "aria-hidden": "true" }),
-      button(
-        "link",
-        "Link",
-        "Add or edit a link",
-        (r) => void this.editLink(r),
-      ),
-    );
-  }
-
-  showToolbar(): void {
-    const region = this.activeRich;
-    if (!region) return;
-    this.toolbar.hidden = false;
-    for (const name of ["bulletList", "orderedList"]) {
-      const item = this.toolbar.querySelector<HTMLElement>(
-        `[data-command="${name}"]`,
-      );
-      if (item) item.hidden = region.rich?.inline ?? false;
-    }
-    this.placeToolbar();
-    this.updateToolbar();
-  }
-
-  placeToolbar(): void {
-    const region = this.activeRich;
-    if (!region) return;
-    const box = region.element.getBoundingClientRect();
-    const height = this.toolbar.offsetHeight;
-    const top = box.top - height - 10 >= 0
-      ? box.top - height - 10
-      : box.bottom + 10;
-    this.toolbar.style.top = `${Math.max(4, top)}px`;
-    this.toolbar.style.left = `${
-      Math.max(4, Math.min(box.left, innerWidth - this.toolbar.offsetWidth - 4))
-    }px`;
-  }
-
-  hideToolbar(): void {
-    this.toolbar.hidden = true;
-    this.activeRich = undefined;
-  }
-
-  updateToolbar(): void {
-    const editor = this.activeRich?.rich?.editor;
-    if (!editor) return;
-    for (
-      const item of this.toolbar.querySelectorAll<HTMLElement>("[data-command]")
-    ) {
-      const name = item.dataset.command ?? "";
-      item.setAttribute("aria-pressed", String(editor.isActive(name)));
-    }
-  }
-
-  async editLink(rich: RichText): Promise<void> {
-    const current = rich.editor.getAttributes("link");
-    const href = h("input", {
-      type: "text",
-      value: typeof current.href === "string" ? current.href : "",
-      required: true,
-    });
-    const title = h("input", {
-      type: "text",
-      value: typeof current.title === "string" ? current.title : "",
-    });
-    const dialog = messageDialog("Link", [
-      h(
-        "label",
-        {},
-        "Address",
-        href,
-        h(
-          "span",
-          { class: "hint" },
-          "A page of the site (/about), a #section, or an https:, mailto: or tel: address.",
-        ),
-      ),
-      h("label", {}, "Title (optional)", title),
-    ], [
-      { label: "Cancel", value: "cancel" },
-      { label: "Remove link", value: "remove", kind: "danger" },
-      { label: "Apply", value: "apply", kind: "primary" },
-    ]);
-    const answer = await showDialog(this.root, dialog);
-    const chain = rich.editor.chain().focus().extendMarkRange("link");
-    if (answer === "remove") chain.unsetMark("link").run();
-    if (answer === "apply" && href.value.trim() !== "") {
-      const attributes = title.value.trim() === ""
-        ? { href: href.value.trim() }
-        : { href: href.value.trim(), title: title.value.trim() };
-      chain.setMark("link", attributes).run();
-    }
-  }
 }
 
 function applyChanges(
@@ -975,30 +627,6 @@ function applyChanges(
     page = setPointer(page, pointer, value);
   }
   return page;
-}
-
-function findRegion(page: PageState, at: string): Region | undefined {
-  let best: Region | undefined;
-  for (const region of page.regions) {
-    const inside = at === region.pointer || at.startsWith(`${region.pointer}/`);
-    if (inside && (!best || region.pointer.length > best.pointer.length)) {
-      best = region;
-    }
-  }
-  return best;
-}
-
-/** A field's name in words: `/sections/0/heading` is "sections 1 heading". */
-function fieldName(pointer: string): string {
-  const words = pointer.split("/").slice(1).map((part) =>
-    /^\d+$/.test(part)
-      ? String(Number(part) + 1)
-      : part.replaceAll("~1", "/").replaceAll("~0", "~").replaceAll(
-        /[_-]/g,
-        " ",
-      )
-  );
-  return words.join(" ") || "page";
 }
 
 function label(page: PageState, pointer: string): string {

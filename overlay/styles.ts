@@ -11,6 +11,7 @@
 export const OVERLAY_CSS = `
 :host { all: initial; }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 .ui { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #111827; }
 button, input { font: inherit; }
 button { cursor: pointer; border-radius: 6px; border: 1px solid #9ca3af; background: #fff; color: #111827; padding: 6px 12px; min-height: 34px; }

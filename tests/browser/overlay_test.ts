@@ -412,6 +412,9 @@ Deno.test("in Chromium: axe-core finds no serious or critical violation in the o
   await page.keyboard.press("Control+k");
   await page.getByRole("heading", { name: "Link" }).waitFor();
   await page.keyboard.press("Escape");
+  await page.getByRole("heading", { name: "Link" }).waitFor({
+    state: "detached",
+  });
   await page.locator('[data-inpage-image="/image"]').focus();
   await page.keyboard.press("Enter");
   await page.getByRole("heading", { name: "Replace image" }).waitFor();
