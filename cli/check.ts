@@ -147,12 +147,13 @@ async function checkFile(
   if (bytes.byteLength > CONTENT_MAX) {
     return fail("", "size", `over ${CONTENT_MAX} bytes`);
   }
+  const text = new TextDecoder().decode(bytes);
   let written: string;
   try {
-    written = pageRules(new TextDecoder().decode(bytes));
+    written = pageRules(text);
   } catch (error) {
     if (!(error instanceof PageRuleError)) throw error;
-    return fail(error.at, error.reason, error.message);
+    return fail(error.at, error.reason, error.message + pathHint(text, error));
   }
   if (new TextEncoder().encode(written).byteLength > CONTENT_MAX) {
     return fail("", "size", `over ${CONTENT_MAX} bytes once written`);
@@ -166,6 +167,27 @@ async function checkFile(
     }
   }
   return undefined;
+}
+
+/**
+ * For an image named by a path (`/images/hero.jpg`), how to write it: the
+ * file's bare name, the file under `public/images/`.
+ */
+function pathHint(text: string, error: PageRuleError): string {
+  if (error.reason !== "media" || !/\/src$/i.test(error.at)) return "";
+  let value: unknown = JSON.parse(text);
+  for (const token of error.at.split("/").slice(1)) {
+    if (typeof value !== "object" || value === null) return "";
+    const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
+    value = Object.hasOwn(value, key)
+      ? (value as Record<string, unknown>)[key]
+      : undefined;
+  }
+  if (typeof value !== "string" || !value.includes("/")) return "";
+  const name = value.slice(value.lastIndexOf("/") + 1);
+  return `: ${JSON.stringify(value)} is a path; write the bare name ${
+    JSON.stringify(name)
+  } of a file in ${IMAGES}/`;
 }
 
 /** The `src` of every media object, with its JSON Pointer, in order. */

@@ -146,3 +146,21 @@ Deno.test("editor check --help says what it checks, its options, its exit codes 
     ]
   ) assert.ok(run.stdout.includes(text), text);
 });
+
+Deno.test("editor check says how to write an image named by a path: its bare name, the file in public/images/", async () => {
+  await using site = await checkout({
+    "src/content/pages/en/old.json": JSON.stringify({
+      sections: [{
+        id: "hero",
+        image: { src: "/images/hero.jpg", width: 1200, height: 630 },
+      }],
+    }),
+  });
+  const run = await runCli(["check", "--repo", site.root]);
+  assert.equal(run.code, 1);
+  assert.equal(
+    run.stdout,
+    'src/content/pages/en/old.json: /sections/0/image/src: media (Page has an image name not allowed: "/images/hero.jpg" is a path; write the bare name "hero.jpg" of a file in public/images/)\n',
+  );
+  assert.equal(run.stderr, "1 of 2 page files fails the page rules\n");
+});
