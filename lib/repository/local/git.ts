@@ -1,0 +1,241 @@
+/**
+ * The local checkout's git driver: the work tree around a folder, and the
+ * commit of one path, with git run in a clean environment and a time limit.
+ *
+ * @module
+ */
+
+import { RepositoryError } from "../repository.ts";
+import { concatBytes } from "../../bytes.ts";
+import { oneLine } from "../../text.ts";
+import { decode, describe, failure } from "./support.ts";
+
+/** How long one git command may run before it is stopped. */
+const GIT_TIMEOUT_MS = 60_000;
+/** The identity used when git has none configured. */
+const FALLBACK_NAME = "inpage editor";
+const FALLBACK_EMAIL = "editor@localhost";
+
+/** What git said about the work tree around the root. */
+export interface WorkTree {
+  /** The absolute git folder (holds the lock file). */
+  gitDir: string;
+  /** The work tree's top folder. */
+  topLevel: string;
+  /** The root relative to the top folder, `""` or ending with `/`. */
+  prefix: string;
+  /** The all-zero object name in this repository's hash. */
+  zeroId: string;
+  /** Identity variables to set because git has none configured. */
+  identity: Record<string, string>;
+}
+
+/**
+ * Asks git whether the root is inside a work tree, and about its identity.
+ *
+ * @param root the real path of the folder
+ * @returns the work tree, or `null` outside one or without git
+ */
+export async function findWorkTree(root: string): Promise<WorkTree | null> {
+  let inside: GitResult;
+  try {
+    inside = await runGit(root, ["rev-parse", "--is-inside-work-tree"]);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return null; // git not installed
+    throw failure(error, "Cannot run git");
+  }
+  if (inside.code !== 0) {
+    if (/not a git repository/i.test(inside.stderr)) return null;
+    throw new RepositoryError(
+      "unavailable",
+      `git cannot read ${root}: ${inside.stderr}`,
+    );
+  }
+  if (decode(inside.stdout).trim() !== "true") return null;
+  const where = await mustRunGit(root, [
+    "rev-parse",
+    "--absolute-git-dir",
+    "--show-toplevel",
+    "--show-prefix",
+    "--show-object-format",
+  ]);
+  const [gitDir = "", topLevel = "", prefix = "", format = "sha1"] = decode(
+    where.stdout,
+  ).split("\n");
+  const identity: Record<string, string> = {};
+  for (const role of ["AUTHOR", "COMMITTER"]) {
+    const known = await runGit(root, ["var", `GIT_${role}_IDENT`]);
+    if (known.code !== 0) {
+      identity[`GIT_${role}_NAME`] = FALLBACK_NAME;
+      identity[`GIT_${role}_EMAIL`] = FALLBACK_EMAIL;
+    }
+  }
+  return {
+    gitDir,
+    topLevel,
+    prefix,
+    zeroId: "0".repeat(format === "sha256" ? 64 : 40),
+    identity,
+  };
+}
+
+/**
+ * Commits one path alone. Other staged changes stay staged and out of the
+ * commit. When the path already matches `HEAD` nothing is committed. On
+ * failure the path's index entry is put back as it was.
+ */
+export async function commitPath(
+  root: string,
+  git: WorkTree,
+  path: string,
+  message: string,
+): Promise<void> {
+  const before = await mustRunGit(root, [
+    "ls-files",
+    "--stage",
+    "-z",
+    "--full-name",
+    "--",
+    path,
+  ]);
+  await mustRunGit(root, ["add", "--", path]);
+  try {
+    const diff = await runGit(root, [
+      "diff",
+      "--cached",
+      "--quiet",
+      "--no-ext-diff",
+      "--no-textconv",
+      "--",
+      path,
+    ]);
+    if (diff.code === 0) return; // the new bytes are those of HEAD
+    if (diff.code !== 1) throw new Error(diff.stderr || "git diff failed");
+    const line = oneLine(message) || `Update ${path}`;
+    await mustRunGit(root, [
+      "commit",
+      "--only",
+      "--no-verify",
+      "--quiet",
+      "--cleanup=verbatim",
+      `--message=${line}`,
+      "--",
+      path,
+    ], git.identity);
+  } catch (error) {
+    // A mode-0 entry removes the path; the old entries, if any, follow.
+    const entries = concatBytes(
+      new TextEncoder().encode(`0 ${git.zeroId}\t${git.prefix}${path}\0`),
+      before.stdout,
+    );
+    const reset = await runGit(
+      git.topLevel,
+      ["update-index", "-z", "--index-info"],
+      {},
+      entries,
+    ).catch((resetError) => ({ code: -1, stderr: describe(resetError) }));
+    if (reset.code !== 0 && error instanceof Error) {
+      error.message += `; restoring the index failed: ${reset.stderr}`;
+    }
+    throw error;
+  }
+}
+
+/** A finished git command. */
+interface GitResult {
+  code: number;
+  stdout: Uint8Array;
+  stderr: string;
+}
+
+/**
+ * Runs git in a folder with a cleaned environment and a time limit.
+ *
+ * @param folder where git runs (`-C`)
+ * @param args the arguments after `-C folder`
+ * @param extraEnv variables to add (the fallback identity)
+ * @param input bytes for standard input
+ * @returns the exit code, output and error text
+ */
+export async function runGit(
+  folder: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+  input?: Uint8Array,
+): Promise<GitResult> {
+  const child = new Deno.Command("git", {
+    args: ["-C", folder, ...args],
+    env: { ...gitEnvironment(), ...extraEnv },
+    clearEnv: true,
+    stdin: input === undefined ? "null" : "piped",
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(GIT_TIMEOUT_MS),
+  }).spawn();
+  if (input !== undefined) {
+    const writer = child.stdin.getWriter();
+    await writer.write(input);
+    await writer.close();
+  }
+  const output = await child.output();
+  let stderr = decode(output.stderr).trim();
+  if (output.signal !== null) {
+    stderr = `git ${args[0]} stopped by ${output.signal} ${stderr}`.trim();
+  }
+  return { code: output.code, stdout: output.stdout, stderr };
+}
+
+/** {@linkcode runGit}, throwing an `Error` holding git's message on failure. */
+export async function mustRunGit(
+  folder: string,
+  args: string[],
+  extraEnv: Record<string, string> = {},
+): Promise<GitResult> {
+  const result = await runGit(folder, args, extraEnv);
+  if (result.code !== 0) {
+    throw new Error(
+      `git ${args[0]} exited with ${result.code}: ${result.stderr}`,
+    );
+  }
+  return result;
+}
+
+/**
+ * Variables that point git at another repository, index or object store, or
+ * change how pathspecs are read: never inherited.
+ */
+const DROPPED = new Set([
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_COMMON_DIR",
+  "GIT_NAMESPACE",
+  "GIT_PREFIX",
+  "GIT_SHALLOW_FILE",
+  "GIT_GRAFT_FILE",
+  "GIT_QUARANTINE_PATH",
+  "GIT_INTERNAL_SUPER_PREFIX",
+  "GIT_GLOB_PATHSPECS",
+  "GIT_NOGLOB_PATHSPECS",
+  "GIT_ICASE_PATHSPECS",
+]);
+
+/** The process environment without {@linkcode DROPPED}, plus fixed settings. */
+function gitEnvironment(): Record<string, string> {
+  let inherited: Record<string, string> = {};
+  try {
+    inherited = Deno.env.toObject();
+  } catch {
+    // no permission to read the environment: run git with the fixed settings
+  }
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(inherited)) {
+    if (!DROPPED.has(name.toUpperCase())) env[name] = value;
+  }
+  env.GIT_LITERAL_PATHSPECS = "1";
+  env.GIT_TERMINAL_PROMPT = "0";
+  env.LC_ALL = "C";
+  return env;
+}
