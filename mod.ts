@@ -61,6 +61,12 @@ export type {
   RepositoryErrorCode,
   RepositoryFile,
 } from "./lib/repository/repository.ts";
-export { hashKey, verifyKey } from "./lib/access/site_key.ts";
-export type { KeyHashParams } from "./lib/access/site_key.ts";
+export { argon2Hash, hashKey, verifyKey } from "./lib/access/site_key.ts";
+export type {
+  Argon2Job,
+  Argon2Runner,
+  KeyCheckOptions,
+  KeyHashParams,
+  PrecompiledArgon2,
+} from "./lib/access/site_key.ts";
 export { warnMissingVariables } from "./lib/access/missing_variables.ts";

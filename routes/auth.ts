@@ -18,15 +18,11 @@ import {
   openSession,
 } from "../lib/access/session.ts";
 import { isCrossSite } from "../lib/access/cross_site.ts";
-import {
-  KEY_MAX,
-  KeyCheckBusyError,
-  verifyKey,
-} from "../lib/access/site_key.ts";
+import { KeyCheckBusyError, verifyKey } from "../lib/access/site_key.ts";
 import { isJsonRequest, parseJsonBytes } from "../lib/http/json_body.ts";
 import { logNotice } from "../lib/http/log.ts";
 import { AUTH_BODY_MAX } from "../lib/limits.ts";
-import { codePoints } from "../lib/text.ts";
+import { loginBody } from "../lib/wire/mod.ts";
 export { AUTH_BODY_MAX };
 
 /** The handlers of `/api/auth`. */
@@ -64,7 +60,13 @@ async function login(exchange: Exchange): Promise<Response> {
   if (key === undefined) throw wrongKey("no readable key in the body");
   let matches: boolean;
   try {
-    matches = await verifyKey(key, env.EDITOR_KEY_HASH);
+    matches = await verifyKey(key, env.EDITOR_KEY_HASH, {
+      run: env.EDITOR_ARGON2,
+      wasm: env.EDITOR_ARGON2_WASM && env.EDITOR_BLAKE2B_WASM
+        ? { argon2: env.EDITOR_ARGON2_WASM, blake2b: env.EDITOR_BLAKE2B_WASM }
+        : undefined,
+      warn: (message) => logNotice(env, message),
+    });
   } catch (error) {
     if (!(error instanceof KeyCheckBusyError)) throw error;
     throw new HttpError(
@@ -94,9 +96,9 @@ function keyOf(request: Request, bytes: Uint8Array): string | undefined {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return undefined;
   }
-  const key = (body as { key?: unknown }).key;
-  if (typeof key !== "string" || key.length === 0) return undefined;
-  return codePoints(key, KEY_MAX) > KEY_MAX ? undefined : key;
+  // The wire shape: a key of 1 to 256 characters (code points).
+  const shape = loginBody.safeParse(body);
+  return shape.success ? shape.data.key : undefined;
 }
 
 async function logout(exchange: Exchange): Promise<Response> {

@@ -7,6 +7,12 @@
  */
 
 import { argon2id } from "hash-wasm";
+import {
+  type PrecompiledArgon2,
+  withPrecompiledWasm,
+} from "./precompiled_wasm.ts";
+
+export type { PrecompiledArgon2 } from "./precompiled_wasm.ts";
 import { KEY_MAX } from "../limits.ts";
 import { timingSafeEqual } from "node:crypto";
 import { decodeBase64 } from "../bytes.ts";
@@ -142,20 +148,91 @@ export class KeyCheckBusyError extends Error {
   }
 }
 
+/** One argon2id computation, as an `Argon2Runner` receives it. */
+export interface Argon2Job {
+  /** The key, normalised to NFC. */
+  password: string;
+  /** The salt bytes. */
+  salt: Uint8Array;
+  /** Memory in KiB. */
+  memorySize: number;
+  /** Passes over memory. */
+  iterations: number;
+  /** Lanes. */
+  parallelism: number;
+  /** Length of the hash, in bytes. */
+  hashLength: number;
+}
+
+/**
+ * Computes one argon2id hash where the host chooses (a worker thread, say)
+ * and resolves to its raw bytes; `argon2Hash` is what it runs there.
+ */
+export type Argon2Runner = (job: Argon2Job) => Promise<Uint8Array>;
+
+/** Where `verifyKey` computes its hash; every field is optional. */
+export interface KeyCheckOptions {
+  /** Runs the hash (the host's `EDITOR_ARGON2`); first choice when given. */
+  run?: Argon2Runner | undefined;
+  /** Precompiled WebAssembly, for hosts that forbid compiling it at run time. */
+  wasm?: PrecompiledArgon2 | undefined;
+  /** Told once per process when key checks run on the main thread. */
+  warn?: ((message: string) => void) | undefined;
+}
+
+/**
+ * Computes one argon2id hash in the calling thread, with hash-wasm. A
+ * worker thread of the host calls it (see the Node and Bun recipes); with
+ * precompiled modules, nothing is compiled at run time.
+ *
+ * @param job the key, salt and parameters
+ * @param wasm hash-wasm's argon2 and blake2b modules, compiled ahead of time
+ * @returns the raw hash
+ * @example
+ * ```ts
+ * import { argon2Hash } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const hash = await argon2Hash({
+ *   password: "key",
+ *   salt: new Uint8Array(16),
+ *   memorySize: 64,
+ *   iterations: 1,
+ *   parallelism: 1,
+ *   hashLength: 32,
+ * });
+ * assert.equal(hash.length, 32);
+ * ```
+ */
+export async function argon2Hash(
+  job: Argon2Job,
+  wasm?: PrecompiledArgon2,
+): Promise<Uint8Array> {
+  const compute = () => argon2id({ ...job, outputType: "binary" });
+  return wasm ? await withPrecompiledWasm(wasm, compute) : await compute();
+}
+
 /**
  * Verifies a key against a PHC string, in constant time. A missing or
  * unreadable hash costs the same work as a default one and answers false.
  * At most two verifications run at once in a process; up to eight more wait,
  * and beyond that the check is refused at once.
  *
+ * The hash runs in `options.run` when given; else in a Web Worker where the
+ * host has them (Deno); else, or when that fails, on the calling thread,
+ * and `options.warn` is told so once (not when precompiled WebAssembly is
+ * given: a host without threads, such as workerd, computes in place).
+ *
  * @param key the submitted key
  * @param phc the configured `EDITOR_KEY_HASH`
+ * @param options where the hash runs
  * @returns whether the key matches
  * @throws {KeyCheckBusyError} when two checks run and eight wait
  */
 export async function verifyKey(
   key: string,
   phc: string | undefined,
+  options: KeyCheckOptions = {},
 ): Promise<boolean> {
   const parsed = parseKeyHash(phc);
   const target = parsed ?? decoy();
@@ -173,7 +250,7 @@ export async function verifyKey(
     parallelism: target.parallelism,
   };
   try {
-    const computed = await argon2(key.normalize("NFC"), target);
+    const computed = await argon2(key.normalize("NFC"), target, options);
     return constantTimeEqual(computed, target.hash) && parsed !== undefined;
   } finally {
     running--;
@@ -182,16 +259,19 @@ export async function verifyKey(
 }
 
 const workersExist = typeof Worker === "function";
+let warned = false;
 
 /**
- * One argon2id hash: in a short-lived worker where the host has workers, so
- * the main thread keeps answering; inline otherwise.
+ * One argon2id hash: in the host's runner when given, in a short-lived
+ * worker where the host has workers, so the main thread keeps answering;
+ * inline otherwise.
  */
 async function argon2(
   password: string,
   target: ParsedKeyHash,
+  options: KeyCheckOptions,
 ): Promise<Uint8Array> {
-  const job = {
+  const job: Argon2Job = {
     password,
     salt: target.salt,
     memorySize: target.memory,
@@ -199,18 +279,39 @@ async function argon2(
     parallelism: target.parallelism,
     hashLength: target.hash.length,
   };
-  if (workersExist) {
+  let reason: string;
+  if (options.run) {
+    try {
+      const hash = await options.run(job);
+      if (hash instanceof Uint8Array) return hash;
+      reason = "EDITOR_ARGON2 answered without a hash";
+    } catch (error) {
+      reason = `EDITOR_ARGON2 failed: ${(error as Error)?.message}`;
+    }
+  } else if (options.wasm) {
+    return await argon2Hash(job, options.wasm);
+  } else if (workersExist) {
     try {
       return await inWorker(job);
-    } catch {
-      // This worker failed (a host without permission for it, say): this
-      // check runs inline; the next one tries a worker again.
+    } catch (error) {
+      // This worker failed (a host without permission for it, or a bundle
+      // without the worker file): this check runs inline; the next one
+      // tries a worker again.
+      reason = (error as Error).message;
     }
+  } else {
+    reason = "this host has no global Worker and EDITOR_ARGON2 is not set";
   }
-  return await argon2id({ ...job, outputType: "binary" });
+  if (!warned && options.warn) {
+    warned = true;
+    options.warn(
+      `warning: key checks run on the main thread, which stalls other requests for the length of each check (${reason})`,
+    );
+  }
+  return await argon2Hash(job, options.wasm);
 }
 
-function inWorker(job: Record<string, unknown>): Promise<Uint8Array> {
+function inWorker(job: Argon2Job): Promise<Uint8Array> {
   const worker = new Worker(
     new URL("./argon2_worker.ts", import.meta.url).href,
     {

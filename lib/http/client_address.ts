@@ -13,6 +13,7 @@
 
 import { hmacSha256Hex } from "../digest.ts";
 import type { ClientInfo, Env } from "./env.ts";
+import { logNotice } from "./log.ts";
 
 /** The bucket used when no address is known. */
 export const SHARED_CLIENT = "shared";
@@ -49,8 +50,23 @@ export function clientAddress(
   }
   const remote = info?.remoteAddr;
   const peer = remote && "hostname" in remote ? remote.hostname : undefined;
-  return (peer && groupAddress(peer)) || SHARED_CLIENT;
+  const grouped = peer && groupAddress(peer);
+  if (grouped) return grouped;
+  if (!sharedWarned) {
+    sharedWarned = true;
+    logNotice(
+      env,
+      `warning: a request arrived without a client address (info.remoteAddr) and without the proxy header (${
+        header
+          ? `${header.slice(0, 64)}, set by EDITOR_CLIENT_IP_HEADER`
+          : "EDITOR_CLIENT_IP_HEADER is not set"
+      }): every such client shares one rate bucket, so one of them can spend the login budget of all`,
+    );
+  }
+  return SHARED_CLIENT;
 }
+
+let sharedWarned = false;
 
 /**
  * A client address in its bucket form: IPv4 as is, IPv4-mapped IPv6 as

@@ -5,6 +5,7 @@
  */
 
 import type { Repository } from "../repository/repository.ts";
+import type { Argon2Runner } from "../access/site_key.ts";
 
 /** A key in a Deno KV store. */
 export type KvKey =
@@ -73,6 +74,21 @@ export interface Env {
   REPOSITORY?: Repository | undefined;
   /** A header set by a trusted proxy that carries the client address. */
   EDITOR_CLIENT_IP_HEADER?: string | undefined;
+  /**
+   * Computes the argon2id hash of a login off the main thread, where the
+   * host has no global `Worker` (a `node:worker_threads` worker on Node, a
+   * `Worker` on Bun): calls `argon2Hash` there. Default: a Web Worker where
+   * the host has them, else the calling thread (with a warning in the log).
+   */
+  EDITOR_ARGON2?: Argon2Runner | undefined;
+  /**
+   * hash-wasm's argon2 WebAssembly, compiled ahead of time, for hosts that
+   * forbid compiling WebAssembly at run time (Cloudflare's workerd); given
+   * with `EDITOR_BLAKE2B_WASM`.
+   */
+  EDITOR_ARGON2_WASM?: WebAssembly.Module | undefined;
+  /** hash-wasm's blake2b WebAssembly, compiled ahead of time. */
+  EDITOR_BLAKE2B_WASM?: WebAssembly.Module | undefined;
   /** Receives each JSON log line; default `console.log`. */
   EDITOR_LOG?: ((line: string) => void) | undefined;
   /** The current time in milliseconds; default `Date.now`. For tests. */

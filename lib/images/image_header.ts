@@ -14,7 +14,7 @@
  * @module
  */
 
-import { crc32 as zlibCrc32 } from "node:zlib";
+import { crc32 as anyCrc32 } from "./crc32.ts";
 import { IMAGE_SIDE_MAX } from "../limits.ts";
 export { IMAGE_SIDE_MAX };
 
@@ -417,9 +417,9 @@ function zlibHeader(cmf: number, flg: number): void {
   }
 }
 
-/** CRC-32 (ISO-HDLC, as in PNG) of `b[start..end)`, computed natively. */
+/** CRC-32 (ISO-HDLC, as in PNG) of `b[start..end)`, native where it can. */
 function crc32(b: Uint8Array, start: number, end: number): number {
-  return zlibCrc32(b.subarray(start, end)) >>> 0;
+  return anyCrc32(b.subarray(start, end));
 }
 
 // ---------------------------------------------------------------------------

@@ -11,7 +11,11 @@ import {
   type GitHubOptions,
   invalidGitHubOptions,
 } from "./github.ts";
-import { type Repository, RepositoryError } from "./repository.ts";
+import {
+  ConflictError,
+  type Repository,
+  RepositoryError,
+} from "./repository.ts";
 
 /**
  * The host's bindings a repository is built from: a ready `REPOSITORY`, or
@@ -121,12 +125,62 @@ export function repositoryFromEnv(
   return result;
 }
 
+const guards = new WeakMap<Repository, Repository>();
+
+/**
+ * A `REPOSITORY` binding whose failures keep the contract: the package's
+ * `ConflictError` and `RepositoryError` pass as they are; anything else it
+ * throws becomes `RepositoryError("unavailable")` (502), its name and
+ * message kept for the log.
+ */
+function guarded(binding: Repository): Repository {
+  let guard = guards.get(binding);
+  if (!guard) {
+    const wrap = (error: unknown): never => {
+      if (error instanceof ConflictError || error instanceof RepositoryError) {
+        throw error;
+      }
+      let detail: string;
+      try {
+        detail = error instanceof Error
+          ? `${error.name}: ${error.message}`
+          : String(error);
+      } catch {
+        detail = "a thrown value that cannot be printed";
+      }
+      throw new RepositoryError(
+        "unavailable",
+        `REPOSITORY failed with an error of its own: ${detail.slice(0, 500)}`,
+      );
+    };
+    guard = {
+      async read(path) {
+        try {
+          return await binding.read(path);
+        } catch (error) {
+          return wrap(error);
+        }
+      },
+      async write(path, content, expected, message) {
+        try {
+          return await binding.write(path, content, expected, message);
+        } catch (error) {
+          return wrap(error);
+        }
+      },
+    };
+    guards.set(binding, guard);
+  }
+  return guard;
+}
+
 /**
  * The request's repository, or a 502 `unavailable` whose log detail names
  * what is missing (never a value).
  *
  * @param env the host's variables and bindings
- * @returns the repository
+ * @returns the repository; a `REPOSITORY` binding comes guarded, so that
+ *   an error of its own answers 502 `unavailable` rather than 500
  * @throws {RepositoryError} `unavailable` when none is configured
  */
 export function requireRepository(env: RepositoryBindings): Repository {
@@ -139,5 +193,5 @@ export function requireRepository(env: RepositoryBindings): Repository {
       })`,
     );
   }
-  return result;
+  return result === env.REPOSITORY ? guarded(result) : result;
 }

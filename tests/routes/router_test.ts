@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createAuthRoute, createRouter } from "../../mod.ts";
-import { answer, ORIGIN, postJson, testEnv } from "../support/helpers.ts";
+import { answer, from, ORIGIN, postJson, testEnv } from "../support/helpers.ts";
 
 Deno.test("the router answers 404 JSON for an unknown path", async () => {
   const router = createRouter({ locales: ["en"] });
@@ -17,7 +17,7 @@ Deno.test("the router answers 404 JSON for an unknown path", async () => {
   ) {
     const env = testEnv(undefined);
     const { status, body } = await answer(
-      await router.handle(new Request(ORIGIN + path), env),
+      await router.handle(new Request(ORIGIN + path), env, from("192.0.2.1")),
     );
     assert.equal(status, 404, path);
     assert.deepEqual(body, { error: "not_found" });
