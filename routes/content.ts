@@ -47,7 +47,7 @@ export function createContentRoute(options: RouterOptions): ContentRoute {
   const onRequestGet = handler(
     "/api/content",
     async ({ request, env, client }) => {
-      const takeSlot = await limitRate(env, "content", client);
+      const takeSlot = await limitRate(env, "content", client, request);
       await requireSession(env, request);
       await takeSlot();
       const path = pathParameter(request, locales);

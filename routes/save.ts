@@ -9,7 +9,12 @@ import { cleanCommitMessage } from "../lib/repository/commit_message.ts";
 import type { Handler } from "../lib/http/env.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
-import { ENVELOPE_MAX, saveRequest } from "../lib/http/page_request.ts";
+import {
+  CONTENT_MAX,
+  ENVELOPE_MAX,
+  saveRequest,
+} from "../lib/http/page_request.ts";
+import { tooLarge } from "../lib/http/http_error.ts";
 import { pageRules } from "../lib/pages/page_rules.ts";
 import { limitRate } from "../lib/access/rate_limit.ts";
 import { checkDeclaredSize, receiveBody } from "../lib/http/read_body.ts";
@@ -50,7 +55,7 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
   const onRequestPost = handler(
     "/api/save",
     async ({ request, env, client }) => {
-      const takeSlot = await limitRate(env, "save", client);
+      const takeSlot = await limitRate(env, "save", client, request);
       checkDeclaredSize(request, ENVELOPE_MAX);
       await requireSession(env, request);
       await takeSlot();
@@ -61,6 +66,12 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
         locales,
       );
       const page = new TextEncoder().encode(pageRules(content));
+      // What is written must be publishable again, unchanged.
+      if (page.byteLength > CONTENT_MAX) {
+        throw tooLarge(
+          `page written as ${page.byteLength} bytes, over ${CONTENT_MAX}`,
+        );
+      }
       const written = await requireRepository(env).write(
         path,
         page,

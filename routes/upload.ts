@@ -60,7 +60,7 @@ export function createUploadRoute(): UploadRoute {
   const onRequestPost = handler(
     "/api/upload",
     async ({ request, env, client }) => {
-      const takeSlot = await limitRate(env, "upload", client);
+      const takeSlot = await limitRate(env, "upload", client, request);
       checkDeclaredSize(request, UPLOAD_BODY_MAX);
       await requireSession(env, request);
       await takeSlot();

@@ -10,6 +10,7 @@ import { now } from "../http/env.ts";
 import { HttpError } from "../http/http_error.ts";
 import { kvOf } from "./kv_binding.ts";
 import { peekSlot } from "./rate_window.ts";
+import { rememberSession, sessionKeys } from "./session.ts";
 import { BUDGETS } from "../limits.ts";
 export { BUDGETS };
 
@@ -26,6 +27,9 @@ export type RateRoute = "auth" | "content" | "save" | "upload";
  * @param env the host's bindings (`RATE_LIMIT`, the clock)
  * @param route which budget
  * @param client the client's tag
+ * @param request the request, on the routes that require a session: the
+ *   sessions it names are read in the same KV round trip as the window, for
+ *   `requireSession`
  * @returns a function that takes the slot (429 if it was lost meanwhile)
  * @throws {HttpError} 429 with `retry-after` when the budget is spent, 503
  *   when `RATE_LIMIT` is missing
@@ -34,14 +38,18 @@ export async function limitRate(
   env: Env,
   route: RateRoute,
   client: string,
+  request?: Request,
 ): Promise<() => Promise<void>> {
+  const sessions = request ? sessionKeys(request, env) : [];
   const peek = await peekSlot(
     kvOf(env),
     ["editor", "rate", route, client],
     BUDGETS[route],
     () => now(env),
+    sessions,
   );
   if (!peek.ok) throw tooMany(route, peek.retryAfterSeconds);
+  if (request) rememberSession(request, env, peek.also);
   return async () => {
     const taken = await peek.take();
     if (!taken.ok) throw tooMany(route, taken.retryAfterSeconds);

@@ -14,7 +14,7 @@
  */
 
 import type { KvEntry, KvKey, KvStore } from "../http/env.ts";
-import { retryBusy } from "./kv_binding.ts";
+import { getEntries, retryBusy } from "./kv_binding.ts";
 
 /** A budget: `limit` requests per `windowMs`. */
 export interface Budget {
@@ -73,6 +73,8 @@ export type PeekResult =
   | { readonly ok: false; readonly retryAfterSeconds: number }
   | {
     readonly ok: true;
+    /** The entries at `alsoRead`, read in the same round trip. */
+    readonly also: readonly KvEntry<unknown>[];
     /** Takes the slot, reusing the entry already read for the first try. */
     readonly take: () => Promise<WindowResult>;
   };
@@ -86,13 +88,16 @@ export type PeekResult =
  * @param key the entry of this route and client
  * @param budget the limit and window
  * @param clock the current time in milliseconds
- * @returns the refusal, or a way to take the slot
+ * @param alsoRead more keys read with the window in one round trip (the
+ *   sessions a request names), unless it is refused without reading
+ * @returns the refusal, or a way to take the slot and the other entries
  */
 export async function peekSlot(
   kv: KvStore,
   key: KvKey,
   budget: Budget,
   clock: () => number,
+  alsoRead: readonly KvKey[] = [],
 ): Promise<PeekResult> {
   const memo = memoOf(kv);
   const id = JSON.stringify(key);
@@ -107,10 +112,17 @@ export async function peekSlot(
     }
     memo.delete(id);
   }
-  const entry = await retryBusy(() => kv.get<unknown>(key));
+  const [entry, ...also] = alsoRead.length === 0
+    ? [await retryBusy(() => kv.get<unknown>(key))]
+    : await getEntries(kv, [key, ...alsoRead]);
+  if (entry === undefined) throw new Error("getMany answered no entry");
   const refused = refusal(entry.value, budget, clock(), memo, id);
   if (refused) return refused;
-  return { ok: true, take: () => takeSlot(kv, key, budget, clock, entry) };
+  return {
+    ok: true,
+    also,
+    take: () => takeSlot(kv, key, budget, clock, entry),
+  };
 }
 
 /**

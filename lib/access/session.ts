@@ -9,10 +9,10 @@
  */
 
 import { sha256Hex } from "../digest.ts";
-import type { Env, KvKey, KvStore } from "../http/env.ts";
+import type { Env, KvEntry, KvKey, KvStore } from "../http/env.ts";
 import { now } from "../http/env.ts";
 import { isCrossSite } from "./cross_site.ts";
-import { kvOf, retryBusy } from "./kv_binding.ts";
+import { getEntries, kvOf, retryBusy } from "./kv_binding.ts";
 import { randomToken } from "./random_token.ts";
 import { unauthorized } from "../http/http_error.ts";
 import { SESSION_SECONDS } from "../limits.ts";
@@ -69,19 +69,64 @@ export async function hasSession(
   request: Request,
   env: Env,
 ): Promise<boolean> {
-  if (isCrossSite(request) || !env.EDITOR_KEY_HASH) return false;
+  const keys = sessionKeys(request, env);
+  if (keys.length === 0) return false;
+  return isOpenSession(await getEntries(kv, keys), env);
+}
+
+/**
+ * The KV keys of the sessions a request names: none for a cross-site request
+ * or without `EDITOR_KEY_HASH` (no session is valid then).
+ *
+ * @param request the incoming request
+ * @param env the host's variables
+ * @returns the keys, one per well-formed token
+ */
+export function sessionKeys(request: Request, env: Env): KvKey[] {
+  if (isCrossSite(request) || !env.EDITOR_KEY_HASH) return [];
+  return sessionTokens(request).map(sessionKey);
+}
+
+/**
+ * Whether one of the entries read at {@linkcode sessionKeys} is a session
+ * open under the current key hash and not expired.
+ *
+ * @param entries the entries
+ * @param env the host's variables
+ * @returns true when one is
+ */
+function isOpenSession(
+  entries: readonly KvEntry<unknown>[],
+  env: Env,
+): boolean {
+  if (entries.length === 0 || !env.EDITOR_KEY_HASH) return false;
   const fingerprint = keyFingerprint(env.EDITOR_KEY_HASH);
-  for (const token of sessionTokens(request)) {
-    const key = sessionKey(token);
-    const stored = (await retryBusy(() => kv.get<StoredSession>(key))).value;
-    if (
-      stored && typeof stored.expiresAt === "number" &&
-      stored.expiresAt > now(env) && stored.key === fingerprint
-    ) {
-      return true;
-    }
-  }
-  return false;
+  const time = now(env);
+  return entries.some(({ value }) => {
+    const stored = value as Partial<StoredSession> | null;
+    return stored !== null && typeof stored === "object" &&
+      typeof stored.expiresAt === "number" && stored.expiresAt > time &&
+      stored.key === fingerprint;
+  });
+}
+
+/** Session checks already read with the rate window, by request. */
+const readWithWindow = new WeakMap<Request, boolean>();
+
+/**
+ * Records the session entries read in the same KV round trip as the rate
+ * window (`limitRate`), for {@linkcode requireSession} to use.
+ *
+ * @param request the incoming request
+ * @param env the host's variables
+ * @param entries the entries at {@linkcode sessionKeys}
+ */
+export function rememberSession(
+  request: Request,
+  env: Env,
+  entries: readonly KvEntry<unknown>[],
+): void {
+  readWithWindow.set(request, isOpenSession(entries, env));
 }
 
 /**
@@ -99,10 +144,13 @@ export async function closeSession(
   // A cross-site request never carries the Strict cookie of a real session:
   // nothing to end, and no KV operation spent on it.
   if (isCrossSite(request)) return;
-  for (const token of sessionTokens(request)) {
-    const key = sessionKey(token);
-    await retryBusy(() => kv.delete(key));
-  }
+  // Read first, then delete only what exists: planted tokens name nothing.
+  const keys = sessionTokens(request).map(sessionKey);
+  const entries = await getEntries(kv, keys);
+  await Promise.all(
+    keys.filter((_, index) => entries[index]?.versionstamp != null)
+      .map((key) => retryBusy(() => kv.delete(key))),
+  );
 }
 
 /**
@@ -117,29 +165,36 @@ export function clearedCookies(): string[] {
   ];
 }
 
-/** How many `editor_session` cookies of one request are looked at. */
-const TOKENS_MAX = 4;
+/**
+ * The part of a `cookie` header read for session tokens: 64 KiB, more than
+ * the request headers servers and proxies accept (nginx 8 KiB a line by
+ * default, Node 16 KiB in all), so that a browser that reaches the routes
+ * never has its real token beyond it.
+ */
+export const COOKIE_HEADER_MAX = 65_536;
 
 /**
- * The session tokens of a request's `cookie` header, when well formed: a
- * sibling subdomain can set a second `editor_session` that the browser sends
- * first, so each is tried (at most four).
+ * The session tokens of a request's `cookie` header, when well formed and
+ * distinct, every one in its first 64 KiB (at most 1,130). A sibling
+ * subdomain can plant `editor_session` cookies that the browser sends before
+ * the real one (a longer `Path` comes first), as many as it likes: every one
+ * is tried, so planted cookies cannot hide the real one, and the work stays
+ * bounded by the header's size.
  *
  * @param request the incoming request
  * @returns the tokens, in order
  */
 export function sessionTokens(request: Request): string[] {
-  const header = request.headers.get("cookie");
-  if (!header) return [];
-  const tokens: string[] = [];
+  const header = request.headers.get("cookie")?.slice(0, COOKIE_HEADER_MAX);
+  if (!header || !header.includes(SESSION_COOKIE)) return [];
+  const tokens = new Set<string>();
   for (const pair of header.split(";")) {
     const at = pair.indexOf("=");
     if (at < 0 || pair.slice(0, at).trim() !== SESSION_COOKIE) continue;
     const value = pair.slice(at + 1).trim();
-    if (TOKEN.test(value) && !tokens.includes(value)) tokens.push(value);
-    if (tokens.length === TOKENS_MAX) break;
+    if (TOKEN.test(value)) tokens.add(value);
   }
-  return tokens;
+  return [...tokens];
 }
 
 function sessionKey(token: string): KvKey {
@@ -161,7 +216,9 @@ export async function requireSession(
   env: Env,
   request: Request,
 ): Promise<void> {
-  if (!await hasSession(kvOf(env), request, env)) {
+  const known = readWithWindow.get(request);
+  readWithWindow.delete(request);
+  if (!(known ?? await hasSession(kvOf(env), request, env))) {
     throw unauthorized("no valid session");
   }
 }

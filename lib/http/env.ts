@@ -44,6 +44,11 @@ export interface KvAtomic {
 export interface KvStore {
   /** Reads one entry. */
   get<T = unknown>(key: KvKey): Promise<KvEntry<T>>;
+  /**
+   * Reads up to ten entries in one operation, in order (optional: `get` is
+   * used for each key without it).
+   */
+  getMany?(keys: readonly KvKey[]): Promise<KvEntry<unknown>[]>;
   /** Sets one entry, optionally expiring after `expireIn` milliseconds. */
   set(
     key: KvKey,

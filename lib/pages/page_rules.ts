@@ -44,7 +44,18 @@
  * @module
  */
 
-import { attributeKind, FORBIDDEN, URL_VALUED } from "./attribute_rule.ts";
+import {
+  attributeText,
+  FORBIDDEN,
+  HREF_KEY,
+  ID_KEY,
+  keyRole,
+  MEDIA_FIELD_KEY,
+  PLAIN,
+  SRC_KEY,
+  URL_VALUED,
+} from "./attribute_rule.ts";
+import { lossyNumberPointer, mayHoldLossyNumber } from "./exact_number.ts";
 import { isSafeLink } from "./link_rule.ts";
 import { isPlainText, markupFailure, UNSAFE_HREF } from "./markup_rule.ts";
 import { isImageName } from "./media_rule.ts";
@@ -241,6 +252,16 @@ export function pageRules(content: string): string {
       "Page has a key written twice",
     );
   }
+  if (mayHoldLossyNumber(content)) {
+    const at = lossyNumberPointer(content);
+    if (at !== undefined) {
+      throw new PageRuleError(
+        at,
+        "number",
+        "Page has a number whose value parsing changes",
+      );
+    }
+  }
   return JSON.stringify(page, null, 2) + "\n";
 }
 
@@ -255,8 +276,8 @@ class PageWalk {
   readonly #ids = new Set<string>();
   /** Keys already accepted in this page, and their sanitised names. */
   readonly #names = new Map<string, string>();
-  /** Accepted names whose string values pass the link rule (`attribute_rule.ts`). */
-  readonly #urlNames = new Set<string>();
+  /** The role of each sanitised name met (`attribute_rule.ts`). */
+  readonly #roles = new Map<string, number>();
   #values = 1;
   /** Keys seen, to compare with the members written in the text. */
   keys = 0;
@@ -286,6 +307,8 @@ class PageWalk {
     this.keys += size;
     this.#count(size, place, keys);
     let names: string[] = keys;
+    const roles = new Uint8Array(size);
+    let media = false;
     for (let index = 0; index < size; index++) {
       const key = keys[index] as string;
       const name = this.#cleanKey(key, place);
@@ -293,6 +316,9 @@ class PageWalk {
         if (names === keys) names = keys.slice();
         names[index] = name;
       }
+      const role = this.#roleOf(name);
+      roles[index] = role;
+      if (role === SRC_KEY) media = true;
     }
     let target = value;
     if (names !== keys) {
@@ -303,7 +329,7 @@ class PageWalk {
         target[names[index] as string] = value[keys[index] as string];
       }
     }
-    if (names.includes("src")) checkMedia(value, keys, names, place);
+    if (media) checkMedia(value, keys, names, roles, place);
     // In the order of Object.keys, read at once rather than key by key.
     const values = Object.values(value);
     for (let index = 0; index < size; index++) {
@@ -312,9 +338,10 @@ class PageWalk {
       const clean = this.#child(
         child,
         keys[index] as string,
-        name,
+        roles[index] as number,
         place,
         depth,
+        media,
       );
       if (clean !== child) target[name] = clean;
     }
@@ -334,7 +361,7 @@ class PageWalk {
     this.#count(size, place, undefined);
     for (let index = 0; index < size; index++) {
       const child = value[index];
-      const clean = this.#child(child, index, index, place, depth);
+      const clean = this.#child(child, index, PLAIN, place, depth, false);
       if (clean !== child) value[index] = clean;
     }
     return value;
@@ -344,15 +371,19 @@ class PageWalk {
    * Checks one child of a container of the given depth.
    *
    * @param key its key as submitted, or its index
-   * @param name its sanitised name, or its index
+   * @param role the role of its key (`attribute_rule.ts`); `PLAIN` for an
+   *   item
+   * @param inImage whether its object is an image, where URL-bearing names
+   *   are checked by the media rule instead of the link rule
    * @returns the child as it is written
    */
   #child(
     value: unknown,
     key: string | number,
-    name: string | number,
+    role: number,
     place: Place | undefined,
     depth: number,
+    inImage: boolean,
   ): unknown {
     switch (typeof value) {
       case "string": {
@@ -360,9 +391,8 @@ class PageWalk {
         const clean = flags === 0
           ? value
           : this.#cleanString(value, flags, place, key);
-        if (name === "id") this.#checkId(clean, place, key);
-        else if (name === "href") checkHref(clean, place, key);
-        else if (typeof name === "string" && this.#urlNames.has(name)) {
+        if (role === ID_KEY) this.#checkId(clean, place, key);
+        else if (role === HREF_KEY || (role === URL_VALUED && !inImage)) {
           checkHref(clean, place, key);
         }
         return clean;
@@ -380,17 +410,30 @@ class PageWalk {
         break;
       case "object": {
         if (value === null) break;
-        if (name === "id" || name === "href") {
+        if (role === ID_KEY || role === HREF_KEY) {
           throw new PageRuleError(
             pointer(place, key),
-            name === "id" ? "id" : "link",
-            `Page has an ${name} that is not a string`,
+            role === ID_KEY ? "id" : "link",
+            `Page has an ${
+              role === ID_KEY ? "id" : "href"
+            } that is not a string`,
           );
         }
         const inner = { parent: place, token: String(key) };
-        return Array.isArray(value)
-          ? this.#array(value, inner, depth + 1)
-          : this.object(value as Record<string, unknown>, inner, depth + 1);
+        if (!Array.isArray(value)) {
+          return this.object(
+            value as Record<string, unknown>,
+            inner,
+            depth + 1,
+          );
+        }
+        const items = this.#array(value, inner, depth + 1);
+        // A list under a URL-bearing name is written as its items joined.
+        if (role === URL_VALUED && !inImage) {
+          const text = attributeText(items);
+          if (text) checkHref(text, place, key);
+        }
+        return items;
       }
       default:
         throw new PageRuleError(
@@ -399,9 +442,19 @@ class PageWalk {
           "Page holds a value JSON has not",
         );
     }
-    if (name === "id") this.#checkId(value, place, key);
-    else if (name === "href") checkHref(value, place, key);
+    if (role === ID_KEY) this.#checkId(value, place, key);
+    else if (role === HREF_KEY) checkHref(value, place, key);
     return value;
+  }
+
+  /** The role of a sanitised key name (`attribute_rule.ts`), remembered. */
+  #roleOf(name: string): number {
+    let role = this.#roles.get(name);
+    if (role === undefined) {
+      role = keyRole(name);
+      this.#roles.set(name, role);
+    }
+    return role;
   }
 
   /** Counts the children of a container; the first one past the cap fails. */
@@ -467,16 +520,12 @@ class PageWalk {
         "Page has a reserved key",
       );
     }
-    const kind = attributeKind(name);
-    if (kind === FORBIDDEN) {
+    if (this.#roleOf(name) === FORBIDDEN) {
       throw new PageRuleError(
         pointer(place, key),
         "key",
-        "Page has a key that HTML reads as an event handler or style",
+        "Page has a key that HTML reads as an event handler, style, srcdoc or an attribute with its value",
       );
-    }
-    if (kind === URL_VALUED && name !== "href" && name !== "src") {
-      this.#urlNames.add(name);
     }
     // Only a key that holds `<` or `&` or that sanitising changed (which
     // markupFailure checks again) may hold markup.
@@ -573,17 +622,38 @@ function checkRenamed(
   });
 }
 
-/** The media rule, on an object with a `src`; names are the sanitised keys. */
+/**
+ * The media rule, on an object with a `src` (whatever its case); names are
+ * the sanitised keys, roles their roles. In an image every URL-bearing name
+ * is an image name too, so that the object spread into `<img>` loads nothing
+ * from another origin (`srcset`, `lowsrc`…).
+ */
 function checkMedia(
   value: Record<string, unknown>,
   keys: readonly string[],
   names: readonly string[],
+  roles: Uint8Array,
   place: Place | undefined,
 ): void {
   for (let index = 0; index < names.length; index++) {
-    const name = names[index];
+    const role = roles[index];
+    if (role !== SRC_KEY && role !== MEDIA_FIELD_KEY && role !== URL_VALUED) {
+      continue;
+    }
     const key = keys[index] ?? "";
     const field = value[key];
+    if (role === URL_VALUED) {
+      const text = attributeText(field);
+      if (text && !isTextPassing(text, isImageName)) {
+        throw new PageRuleError(
+          pointer(place, key),
+          "media",
+          "Page has an image address that is not an image name",
+        );
+      }
+      continue;
+    }
+    const name = (names[index] as string).toLowerCase();
     let problem: string | undefined;
     switch (name) {
       case "src":

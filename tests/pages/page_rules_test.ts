@@ -329,10 +329,9 @@ Deno.test("pageRules refuses hostile markup in any string, keys included", () =>
 Deno.test("pageRules refuses a number too large to write, such as 1e999", () => {
   assert.equal(refusedAt('{"a":[1,1e999]}'), "/a/1");
   assert.equal(refusedAt('{"a":-1e999}'), "/a");
-  assert.equal(
-    pageRules('{"a":1e308,"b":1e-999}'),
-    '{\n  "a": 1e+308,\n  "b": 0\n}\n',
-  );
+  assert.equal(pageRules('{"a":1e308}'), '{\n  "a": 1e+308\n}\n');
+  // Underflow changes the value too: 1e-999 would be written as 0.
+  assert.equal(refusedAt('{"a":1e308,"b":1e-999}'), "/b");
 });
 
 Deno.test("pageRules answers every JSONTestSuite parsing file with text or 422 within a second, and every n_ file with 422", async () => {

@@ -517,7 +517,7 @@ Deno.test("auth fails closed with 503 when RATE_LIMIT is missing", async () => {
   assert.match(env.logs.join("\n"), /RATE_LIMIT is missing/);
 });
 
-Deno.test("an unexpected failure answers 500 with a generic body, its detail in the log only", async () => {
+Deno.test("a failing KV answers 503 unavailable with a generic body, its detail in the log only", async () => {
   const broken = {
     get: () => Promise.reject(new Error("disk on fire at /var/secret/path")),
     set: () => Promise.resolve(),
@@ -536,8 +536,8 @@ Deno.test("an unexpected failure answers 500 with a generic body, its detail in 
   );
   const text = await response.clone().text();
   const { status, body } = await answer(response);
-  assert.equal(status, 500);
-  assert.deepEqual(body, { error: "internal" });
+  assert.equal(status, 503);
+  assert.deepEqual(body, { error: "unavailable" });
   assert.ok(!text.includes("disk on fire"));
   assert.match(env.logs.join("\n"), /disk on fire/);
 });

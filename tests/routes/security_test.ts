@@ -199,6 +199,11 @@ Deno.test("a cross-site DELETE clears the cookies without touching KV", async ()
       await response.body?.cancel();
     }
     assert.equal(deletes, 0);
+    // A same-site logout deletes the session its cookie names.
+    await kv.set(
+      ["editor", "session", await sha256Hex("Q".repeat(43))],
+      { expiresAt: Date.now() + 60_000, key: "k" },
+    );
     await (await router.handle(
       new Request(`${ORIGIN}/api/auth`, {
         method: "DELETE",

@@ -59,6 +59,14 @@ export type GitHubFault =
       /** Never answers: holds the request until `close()`. */
       kind: "hang";
     }
+    | {
+      /**
+       * Breaks the connection: `reset` right after the status line and
+       * headers, `partial` after half of a valid file answer, `endless`
+       * sends half an answer and then nothing more until `close()`.
+       */
+      kind: "reset" | "partial" | "endless";
+    }
   );
 
 /** One request as the double received it, the token left out. */
@@ -246,6 +254,27 @@ export function startGitHubDouble(
       case "hang": {
         await released;
         return error(503, "Service Unavailable");
+      }
+      case "reset":
+      case "partial":
+      case "endless": {
+        const half = new TextEncoder().encode(
+          '{"type":"file","encoding":"base64","size":12,"name":"home.json",',
+        );
+        const kind = taken.kind;
+        return new Response(
+          new ReadableStream<Uint8Array>({
+            async start(controller) {
+              if (kind !== "reset") controller.enqueue(half);
+              if (kind === "endless") await released;
+              controller.error(new Error("connection broken"));
+            },
+          }),
+          {
+            status: 200,
+            headers: { "content-type": "application/json; charset=utf-8" },
+          },
+        );
       }
     }
   }

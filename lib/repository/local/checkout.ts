@@ -30,6 +30,7 @@ import {
 } from "./files.ts";
 import { commitPath, findWorkTree, type WorkTree } from "./git.ts";
 import { LOCK_FILE, serialise, withProcessLock } from "./lock.ts";
+import { PENDING_FILE, recover } from "./recover.ts";
 import { describe, failure, isAbsence } from "./support.ts";
 
 /**
@@ -91,6 +92,7 @@ export async function openCheckout(
     throw failure(error, `Cannot open ${options.root}`);
   }
   const git = options.commit === false ? null : await findWorkTree(root);
+  if (git !== null) await recover(root, git);
   return new LocalCheckoutRepository(root, git, faults);
 }
 
@@ -198,6 +200,16 @@ class LocalCheckoutRepository implements LocalCheckout {
       : null;
 
     const created = target.missing;
+    // Noted before the file changes, cleared once committed or restored: a
+    // process killed in between has its publish finished when the checkout
+    // is next opened (`recover.ts`).
+    const pending = this.#git ? join(this.#git.gitDir, PENDING_FILE) : null;
+    if (pending !== null) {
+      await Deno.writeTextFile(pending, JSON.stringify({ path, message }))
+        .catch((error) => {
+          throw failure(error, "Cannot note the publish under way");
+        });
+    }
     try {
       if (created.length > 0) {
         await Deno.mkdir(dirname(target.absolute), { recursive: true });
@@ -210,6 +222,7 @@ class LocalCheckoutRepository implements LocalCheckout {
       );
     } catch (error) {
       await removeEmptyFolders(created);
+      if (pending !== null) await Deno.remove(pending).catch(() => {});
       throw failure(error, `Cannot write ${path}`);
     }
     if (this.#git === null) return version;
@@ -226,11 +239,13 @@ class LocalCheckoutRepository implements LocalCheckout {
         problems.push(`restoring the file failed: ${describe(restoreError)}`);
       }
       await removeEmptyFolders(created);
+      if (pending !== null) await Deno.remove(pending).catch(() => {});
       throw new RepositoryError(
         "unavailable",
         [`Cannot commit ${path}: ${reason}`, ...problems].join("; "),
       );
     }
+    if (pending !== null) await Deno.remove(pending).catch(() => {});
     return version;
   }
 

@@ -1,0 +1,248 @@
+/**
+ * The local checkout under faults, through the router: a full disk (a small
+ * tmpfs), a read-only folder (the tmpfs remounted read-only), git missing
+ * from PATH, and a lock left by a killed process. Each fault gets the
+ * documented answer (502 `unavailable`) within a bounded time, leaves the
+ * old file whole, no temporary file and a clean work tree, and the next
+ * publish once the fault is gone is served.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { createRouter, gitBlobSha } from "../../mod.ts";
+import { openLocalCheckout } from "../../lib/repository/local/mod.ts";
+import {
+  answer,
+  fastHash,
+  from,
+  login,
+  postJson,
+  testEnv,
+} from "../support/helpers.ts";
+import { HOME, HOME_TEXT, tempSite } from "../support/site.ts";
+
+const router = createRouter({ locales: ["en", "fr"] });
+const KEY = "faults key";
+
+async function run(program: string, ...args: string[]): Promise<boolean> {
+  try {
+    const { success } = await new Deno.Command(program, {
+      args,
+      stdout: "null",
+      stderr: "null",
+    }).output();
+    return success;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether this machine lets the test mount a tmpfs (root on Linux). */
+async function canMount(): Promise<boolean> {
+  if (Deno.build.os !== "linux") return false;
+  const folder = await Deno.makeTempDir();
+  const ok = await run(
+    "mount",
+    "-t",
+    "tmpfs",
+    "-o",
+    "size=64k",
+    "tmpfs",
+    folder,
+  );
+  if (ok) await run("umount", folder);
+  await Deno.remove(folder);
+  return ok;
+}
+
+const MOUNT = await canMount();
+
+/** A page of about `bytes` bytes once written. */
+function pageOf(bytes: number, title: string): string {
+  return JSON.stringify({ title, body: "x".repeat(bytes) });
+}
+
+/** A signed-in router env over a checkout at `root`. */
+async function signedIn(root: string) {
+  const kv = await Deno.openKv(":memory:");
+  const env = testEnv(kv, {
+    EDITOR_KEY_HASH: await fastHash(KEY),
+    REPOSITORY: await openLocalCheckout({ root }),
+  });
+  const cookie = await login(router.handle, env, KEY);
+  let n = 0;
+  const git = async (...args: string[]) =>
+    new TextDecoder().decode(
+      (await new Deno.Command("git", { args: ["-C", root, ...args] }).output())
+        .stdout,
+    );
+  return {
+    env,
+    git,
+    /** Publishes over the current file; status, body and milliseconds. */
+    async publish(content: string) {
+      const current = await Deno.readFile(join(root, HOME));
+      const started = performance.now();
+      const response = await router.handle(
+        postJson("/api/save", {
+          path: HOME,
+          content,
+          version: await gitBlobSha(current),
+        }, { cookie }),
+        env,
+        from(`10.77.0.${n++}`),
+      );
+      const { status, body } = await answer(response);
+      return { status, body, ms: performance.now() - started };
+    },
+    /** Asserts the file is `text`, the tree clean and nothing temporary. */
+    async assertWhole(text: string) {
+      assert.equal(await Deno.readTextFile(join(root, HOME)), text);
+      assert.equal(
+        (await git("status", "--porcelain", "--untracked-files=all")).trim(),
+        "",
+      );
+    },
+    close: () => kv.close(),
+  };
+}
+
+/** A copy of a test site on a tmpfs of `size`, unmounted when disposed. */
+async function siteOnTmpfs(size: string) {
+  const site = await tempSite();
+  const mount = await Deno.makeTempDir({ prefix: "editor-tmpfs-" });
+  assert.ok(
+    await run("mount", "-t", "tmpfs", "-o", `size=${size}`, "tmpfs", mount),
+  );
+  assert.ok(await run("cp", "-a", `${site.root}/.`, mount));
+  await site[Symbol.asyncDispose]();
+  return {
+    root: mount,
+    async [Symbol.asyncDispose]() {
+      await run("umount", mount);
+      await Deno.remove(mount, { recursive: true });
+    },
+  };
+}
+
+Deno.test({
+  name:
+    "a full disk answers 502 unavailable, leaves the old file whole and nothing temporary; once space is back the publish is served",
+  ignore: !MOUNT,
+  async fn() {
+    await using disk = await siteOnTmpfs("400k");
+    const s = await signedIn(disk.root);
+    try {
+      // Fill the disk but about 30 KB.
+      const free = Number(
+        new TextDecoder().decode(
+          (await new Deno.Command("df", {
+            args: ["--output=avail", "-B1", disk.root],
+            stdout: "piped",
+          }).output()).stdout,
+        ).trim().split("\n")[1] ?? "0",
+      );
+      await Deno.writeFile(
+        join(disk.root, "filler"),
+        new Uint8Array(Math.max(0, free - 30_000)),
+      );
+      await s.git("add", "filler");
+      await s.git("commit", "-qm", "Filler");
+      const full = await s.publish(pageOf(60_000, "Too big for the disk"));
+      assert.equal(full.status, 502);
+      assert.deepEqual(full.body, { error: "unavailable" });
+      assert.ok(full.ms < 5_000, `${full.ms} ms`);
+      await s.assertWhole(HOME_TEXT);
+      await s.git("rm", "-q", "filler");
+      await s.git("commit", "-qm", "Room");
+      await s.git("gc", "--prune=now", "-q");
+      const next = await s.publish(pageOf(60_000, "Fits now"));
+      assert.equal(next.status, 200, JSON.stringify(next.body));
+      await s.assertWhole(
+        JSON.stringify(JSON.parse(pageOf(60_000, "Fits now")), null, 2) + "\n",
+      );
+    } finally {
+      s.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "a read-only folder answers 502 unavailable and writes nothing; writable again, the publish is served",
+  ignore: !MOUNT,
+  async fn() {
+    await using disk = await siteOnTmpfs("2m");
+    const s = await signedIn(disk.root);
+    try {
+      assert.ok(await run("mount", "-o", "remount,ro", disk.root));
+      const refused = await s.publish(pageOf(100, "Read-only"));
+      assert.equal(refused.status, 502);
+      assert.deepEqual(refused.body, { error: "unavailable" });
+      assert.ok(refused.ms < 5_000, `${refused.ms} ms`);
+      await s.assertWhole(HOME_TEXT);
+      assert.ok(await run("mount", "-o", "remount,rw", disk.root));
+      const next = await s.publish(pageOf(100, "Writable"));
+      assert.equal(next.status, 200);
+    } finally {
+      s.close();
+    }
+  },
+});
+
+Deno.test("git missing from PATH answers 502 unavailable, restores the file and the index; with git back the publish is served", async () => {
+  await using site = await tempSite();
+  const s = await signedIn(site.root);
+  const path = Deno.env.get("PATH") ?? "";
+  try {
+    Deno.env.set("PATH", "/nonexistent");
+    const refused = await s.publish(pageOf(100, "No git"));
+    Deno.env.set("PATH", path);
+    assert.equal(refused.status, 502);
+    assert.deepEqual(refused.body, { error: "unavailable" });
+    assert.ok(refused.ms < 5_000, `${refused.ms} ms`);
+    await s.assertWhole(HOME_TEXT);
+    assert.equal(await site.commitCount(), 1);
+    const next = await s.publish(pageOf(100, "Git is back"));
+    assert.equal(next.status, 200);
+    assert.equal(await site.commitCount(), 2);
+  } finally {
+    Deno.env.set("PATH", path);
+    s.close();
+  }
+});
+
+Deno.test("a lock left by a killed process does not block the next publish", async () => {
+  await using site = await tempSite();
+  const s = await signedIn(site.root);
+  try {
+    const lockFile = join(site.root, ".git", "inpage-editor.lock");
+    const holder = new Deno.Command(Deno.execPath(), {
+      args: [
+        "eval",
+        `const f = await Deno.open(${
+          JSON.stringify(lockFile)
+        }, { read: true, write: true, create: true });
+        await f.lock(true);
+        console.log("locked");
+        await new Promise(() => {});`,
+      ],
+      stdout: "piped",
+      stderr: "inherit",
+    }).spawn();
+    const reader = holder.stdout.pipeThrough(new TextDecoderStream())
+      .getReader();
+    assert.match((await reader.read()).value ?? "", /locked/);
+    holder.kill("SIGKILL");
+    await holder.status;
+    await reader.cancel();
+    const next = await s.publish(pageOf(100, "After the kill"));
+    assert.equal(next.status, 200);
+    assert.ok(next.ms < 2_000, `${next.ms} ms`);
+    await s.assertWhole(
+      JSON.stringify(JSON.parse(pageOf(100, "After the kill")), null, 2) +
+        "\n",
+    );
+  } finally {
+    s.close();
+  }
+});
