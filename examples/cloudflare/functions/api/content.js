@@ -1,0 +1,4 @@
+import { createContentRoute } from "@inpage/editor";
+
+export const onRequestGet = createContentRoute({ locales: ["en", "fr"] })
+  .onRequestGet;

@@ -1,0 +1,3 @@
+import { createUploadRoute } from "@inpage/editor";
+
+export const onRequestPost = createUploadRoute().onRequestPost;

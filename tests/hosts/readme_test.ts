@@ -1,0 +1,78 @@
+/**
+ * The README's "Hosts" section shows the tested recipes: each entry file
+ * there is byte for byte the file the host tests run. The recipes, kept out
+ * of the project's Deno config (they belong to other runtimes), still pass
+ * `deno fmt` and `deno lint`; the Cloudflare recipe extracts the WebAssembly
+ * of the hash-wasm version the package imports.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { ROOT } from "../support/hosts.ts";
+
+const ENTRY_FILES = [
+  "examples/node/server.mjs",
+  "examples/node/argon2_thread.mjs",
+  "examples/bun/server.js",
+  "examples/bun/argon2_worker.js",
+  "examples/cloudflare/functions/_middleware.js",
+  "examples/cloudflare/functions/api/auth.js",
+  "examples/cloudflare/functions/api/content.js",
+  "examples/cloudflare/functions/api/save.js",
+  "examples/cloudflare/functions/api/upload.js",
+];
+
+const RECIPE_FILES = [
+  ...ENTRY_FILES,
+  "examples/cloudflare/rate_limit_object.js",
+  "examples/cloudflare/pages_worker.js",
+  "examples/cloudflare/serve.mjs",
+  "examples/cloudflare/extract_wasm.mjs",
+];
+
+const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+
+Deno.test("the README's Hosts section holds every host's entry files exactly as tested", async () => {
+  const hosts = readme.slice(readme.indexOf("\n## Hosts\n"));
+  assert.ok(hosts.length > 1, "the README has a Hosts section");
+  for (const path of ENTRY_FILES) {
+    const file = await Deno.readTextFile(join(ROOT, path));
+    const start = hosts.indexOf(`\`${path}\`:\n\n\`\`\`js ignore\n`);
+    assert.ok(start >= 0, `the Hosts section shows ${path}`);
+    const body = hosts.slice(
+      hosts.indexOf("\n", hosts.indexOf("```", start)) + 1,
+    );
+    assert.equal(body.slice(0, body.indexOf("```")), file, path);
+  }
+  assert.match(hosts, /npx jsr add @inpage\/editor/);
+});
+
+Deno.test("the recipes for other runtimes pass deno fmt and deno lint", async () => {
+  for (const command of [["fmt", "--check"], ["lint"]]) {
+    const { success, stderr } = await new Deno.Command(Deno.execPath(), {
+      args: [...command, "--no-config", ...RECIPE_FILES],
+      cwd: ROOT,
+      stdout: "null",
+      stderr: "piped",
+    }).output();
+    assert.ok(success, new TextDecoder().decode(stderr));
+  }
+});
+
+Deno.test("the Cloudflare recipe pins the hash-wasm the package imports, and the host packages exactly", async () => {
+  const deno = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  const pinned = (deno.imports["hash-wasm"] as string).replace(
+    "npm:hash-wasm@",
+    "",
+  );
+  const examples = ["node", "bun", "cloudflare"];
+  for (const example of examples) {
+    const manifest = JSON.parse(
+      await Deno.readTextFile(join(ROOT, "examples", example, "package.json")),
+    );
+    const all = { ...manifest.dependencies, ...manifest.devDependencies };
+    for (const [name, version] of Object.entries(all)) {
+      assert.match(version as string, /^\d+\.\d+\.\d+$/, `${example}: ${name}`);
+    }
+    if (example === "cloudflare") assert.equal(all["hash-wasm"], pinned);
+  }
+});
