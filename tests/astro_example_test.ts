@@ -95,6 +95,14 @@ Deno.test("astro example: the layout loads the overlay, the template writes regi
   );
 });
 
+Deno.test("astro example: its deno.json maps the package for deploy.ts and turns on KV", async () => {
+  const config = JSON.parse(
+    await Deno.readTextFile(join(EXAMPLE, "deno.json")),
+  );
+  assert.match(config.imports["@inpage/editor"], /^jsr:@inpage\/editor@/);
+  assert.deepEqual(config.unstable, ["kv"]);
+});
+
 Deno.test("astro example: its CI checks the pages with editor check, then builds, then deploys deploy.ts", async () => {
   const workflow = await Deno.readTextFile(
     join(EXAMPLE, ".github/workflows/deploy.yml"),
