@@ -8,6 +8,7 @@
 import { badRequest, tooLarge } from "./http_error.ts";
 import { isJsonRequest, parseJsonBytes } from "./json_body.ts";
 import { isPagePath } from "../pages/page_path.ts";
+import { saveBody } from "../wire/mod.ts";
 import { CONTENT_MAX, ENVELOPE_MAX, VERSION_MAX } from "../limits.ts";
 export { CONTENT_MAX, ENVELOPE_MAX, VERSION_MAX };
 
@@ -68,20 +69,24 @@ export function saveRequest(
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw badRequest("body is not a JSON object");
   }
-  const { path, content, version, message } = body as Record<string, unknown>;
-  if (typeof content === "string" && utf8Length(content) > CONTENT_MAX) {
+  const { content: declared } = body as Record<string, unknown>;
+  if (typeof declared === "string" && utf8Length(declared) > CONTENT_MAX) {
     throw tooLarge(`content over ${CONTENT_MAX} bytes`);
   }
-  if (typeof path !== "string" || !isPagePath(path, locales)) {
-    throw badRequest("path missing or outside the whitelist");
+  // The wire shape the browser client is typed from: string fields, the
+  // version at most 200 characters, an optional string message.
+  const shape = saveBody.safeParse(body);
+  if (!shape.success) {
+    const [issue] = shape.error.issues;
+    throw badRequest(
+      `body is not a publish request: ${issue?.path.join(".") || "body"}: ${
+        issue?.message ?? "invalid"
+      }`,
+    );
   }
-  if (typeof content !== "string") throw badRequest("content missing");
-  if (typeof version !== "string") throw badRequest("version missing");
-  if (version.length > VERSION_MAX) {
-    throw badRequest(`version over ${VERSION_MAX} characters`);
-  }
-  if (message !== undefined && typeof message !== "string") {
-    throw badRequest("message is not a string");
+  const { path, content, version, message } = shape.data;
+  if (!isPagePath(path, locales)) {
+    throw badRequest("path outside the whitelist");
   }
   return { path, content, version, message };
 }

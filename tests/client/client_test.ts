@@ -216,6 +216,13 @@ Deno.test("client errors: invalid_content carries at and reason", async () => {
     422,
     { at: "/cta/href", reason: "link" },
   );
+  page.sections[0].body = '<p><a href="javascript:alert(1)">x</a></p>';
+  assertCode(
+    await failure(s.client.publish({ path: HOME, content: page, version })),
+    "invalid_content",
+    422,
+    { at: "/sections/0/body", reason: "link" },
+  );
   page.sections[0].body = "<script>alert(1)</script>";
   assertCode(
     await failure(s.client.publish({ path: HOME, content: page, version })),
