@@ -60,7 +60,13 @@ async function login(exchange: Exchange): Promise<Response> {
   if (key === undefined) throw wrongKey("no readable key in the body");
   let matches: boolean;
   try {
-    matches = await verifyKey(key, env.EDITOR_KEY_HASH);
+    matches = await verifyKey(key, env.EDITOR_KEY_HASH, {
+      run: env.EDITOR_ARGON2,
+      wasm: env.EDITOR_ARGON2_WASM && env.EDITOR_BLAKE2B_WASM
+        ? { argon2: env.EDITOR_ARGON2_WASM, blake2b: env.EDITOR_BLAKE2B_WASM }
+        : undefined,
+      warn: (message) => logNotice(env, message),
+    });
   } catch (error) {
     if (!(error instanceof KeyCheckBusyError)) throw error;
     throw new HttpError(
