@@ -291,6 +291,31 @@ Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", as
   );
 });
 
+Deno.test("in Chromium: an ended session asks for the key again and keeps the edit, which then publishes", async () => {
+  await using site = await startDemo();
+  await using browser = await launchChromium();
+  const context = await browser.newContext();
+  const page = await openEditor(context, site);
+  await typeAtEnd(page, "/title", " again");
+  await context.clearCookies({ name: "editor_session" });
+  await publish(page, "After a new login");
+  await page.getByText(
+    "Your session has ended. Log in again; your changes are kept.",
+  ).waitFor();
+  await waitStatus(page, "Not published: log in again");
+  await page.getByLabel("Site key").fill(site.key);
+  await page.getByRole("button", { name: "Log in" }).click();
+  await waitStatus(page, "Logged in again: press Publish");
+  await page.getByRole("button", { name: "Publish" }).click();
+  await waitStatus(page, "Published");
+  assert.equal((await site.page()).title, "Small sites, edited in place again");
+  assert.equal(
+    (await site.git("log", "-1", "--format=%s")).trim(),
+    "After a new login",
+  );
+  await context.close();
+});
+
 Deno.test("in Chromium: for a visitor the loader makes no request and changes nothing; Ctrl+Shift+E opens the login", async () => {
   await using site = await startDemo();
   await using browser = await launchChromium();
