@@ -106,8 +106,8 @@ export interface RunningProcess extends AsyncDisposable {
   url: string;
   /** Everything printed so far, both streams. */
   output: () => string;
-  /** Stops it (SIGTERM) and waits for its exit. */
-  stop: () => Promise<void>;
+  /** Stops it (SIGTERM unless told) and waits for its exit. */
+  stop: (signal?: Deno.Signal) => Promise<void>;
   /** From now on, echoes what it prints. */
   follow: () => void;
 }
@@ -155,10 +155,10 @@ export async function spawnUntil(
   ]);
   let exited = false;
   const status = child.status.finally(() => exited = true);
-  const stop = async () => {
+  const stop = async (signal: Deno.Signal = "SIGTERM") => {
     if (!exited) {
       try {
-        child.kill("SIGTERM");
+        child.kill(signal);
       } catch {
         // It ended meanwhile.
       }
@@ -182,7 +182,7 @@ export async function spawnUntil(
     output: plain,
     stop,
     follow: () => void (echoing = true),
-    [Symbol.asyncDispose]: stop,
+    [Symbol.asyncDispose]: () => stop(),
   };
 }
 
