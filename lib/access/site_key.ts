@@ -16,6 +16,8 @@ export type { PrecompiledArgon2 } from "./precompiled_wasm.ts";
 import { KEY_MAX } from "../limits.ts";
 import { timingSafeEqual } from "node:crypto";
 import { decodeBase64 } from "../bytes.ts";
+import type { Argon2Job, Argon2Runner } from "../http/env.ts";
+export type { Argon2Job, Argon2Runner };
 export { KEY_MAX };
 
 /** The argon2id cost parameters. */
@@ -147,28 +149,6 @@ export class KeyCheckBusyError extends Error {
     this.name = "KeyCheckBusyError";
   }
 }
-
-/** One argon2id computation, as an `Argon2Runner` receives it. */
-export interface Argon2Job {
-  /** The key, normalised to NFC. */
-  password: string;
-  /** The salt bytes. */
-  salt: Uint8Array;
-  /** Memory in KiB. */
-  memorySize: number;
-  /** Passes over memory. */
-  iterations: number;
-  /** Lanes. */
-  parallelism: number;
-  /** Length of the hash, in bytes. */
-  hashLength: number;
-}
-
-/**
- * Computes one argon2id hash where the host chooses (a worker thread, say)
- * and resolves to its raw bytes; `argon2Hash` is what it runs there.
- */
-export type Argon2Runner = (job: Argon2Job) => Promise<Uint8Array>;
 
 /** Where `verifyKey` computes its hash; every field is optional. */
 export interface KeyCheckOptions {

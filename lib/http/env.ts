@@ -5,7 +5,6 @@
  */
 
 import type { Repository } from "../repository/repository.ts";
-import type { Argon2Runner } from "../access/site_key.ts";
 
 /** A key in a Deno KV store. */
 export type KvKey =
@@ -129,3 +128,25 @@ export type Handler = (context: RouteContext) => Promise<Response>;
 export function now(env: Env): number {
   return env.EDITOR_CLOCK ? env.EDITOR_CLOCK() : Date.now();
 }
+
+/** One argon2id computation, as an `Argon2Runner` receives it. */
+export interface Argon2Job {
+  /** The key, normalised to NFC. */
+  password: string;
+  /** The salt bytes. */
+  salt: Uint8Array;
+  /** Memory in KiB. */
+  memorySize: number;
+  /** Passes over memory. */
+  iterations: number;
+  /** Lanes. */
+  parallelism: number;
+  /** Length of the hash, in bytes. */
+  hashLength: number;
+}
+
+/**
+ * Computes one argon2id hash where the host chooses (a worker thread, say)
+ * and resolves to its raw bytes; `argon2Hash` is what it runs there.
+ */
+export type Argon2Runner = (job: Argon2Job) => Promise<Uint8Array>;
