@@ -15,12 +15,22 @@ import {
   saveRequest,
 } from "../lib/http/page_request.ts";
 import { tooLarge } from "../lib/http/http_error.ts";
-import { pageRules } from "../lib/pages/page_rules.ts";
 import { limitRate } from "../lib/access/rate_limit.ts";
 import { checkDeclaredSize, receiveBody } from "../lib/http/read_body.ts";
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { requireSession } from "../lib/access/session.ts";
+
+/**
+ * The page rules, loaded when a page is first published: their HTML
+ * tokenizers are not needed to start or to answer any other route.
+ */
+let pageRulesModule:
+  | Promise<typeof import("../lib/pages/page_rules.ts")>
+  | undefined;
+function loadPageRules(): Promise<typeof import("../lib/pages/page_rules.ts")> {
+  return pageRulesModule ??= import("../lib/pages/page_rules.ts");
+}
 
 /** The handlers of `/api/save`. */
 export interface SaveRoute {
@@ -65,6 +75,7 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
         bytes,
         locales,
       );
+      const { pageRules } = await loadPageRules();
       const page = new TextEncoder().encode(pageRules(content));
       // What is written must be publishable again, unchanged.
       if (page.byteLength > CONTENT_MAX) {

@@ -6,7 +6,6 @@
  * @module
  */
 
-import { argon2id } from "hash-wasm";
 import {
   type PrecompiledArgon2,
   withPrecompiledWasm,
@@ -19,6 +18,15 @@ import { decodeBase64 } from "../bytes.ts";
 import type { Argon2Job, Argon2Runner } from "../http/env.ts";
 export type { Argon2Job, Argon2Runner };
 export { KEY_MAX };
+
+/**
+ * hash-wasm, loaded when a key is first hashed or checked: no other request
+ * needs it, and compiling it is the largest part of a cold start.
+ */
+let hashWasm: Promise<typeof import("hash-wasm")> | undefined;
+function loadHashWasm(): Promise<typeof import("hash-wasm")> {
+  return hashWasm ??= import("hash-wasm");
+}
 
 /** The argon2id cost parameters. */
 export interface KeyHashParams {
@@ -121,6 +129,7 @@ export async function hashKey(
   const problem = keyParamsProblem(params);
   if (problem) throw new RangeError(problem);
   const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  const { argon2id } = await loadHashWasm();
   return await argon2id({
     password: key.normalize("NFC"),
     salt,
@@ -188,6 +197,7 @@ export async function argon2Hash(
   job: Argon2Job,
   wasm?: PrecompiledArgon2,
 ): Promise<Uint8Array> {
+  const { argon2id } = await loadHashWasm();
   const compute = () => argon2id({ ...job, outputType: "binary" });
   return wasm ? await withPrecompiledWasm(wasm, compute) : await compute();
 }
