@@ -303,7 +303,8 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
         await keep(page, "astro-dev-image-dialog.png");
         await apply.click();
         await until(
-          async () => /unsaved/i.test(await status.textContent() ?? ""),
+          async () =>
+            /^1 unsaved change/.test(await status.textContent() ?? ""),
           "the uploaded image to be a change",
         );
         await page.getByPlaceholder("What did you change?").fill(
