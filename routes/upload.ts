@@ -9,7 +9,6 @@
 
 import { sha256Hex } from "../lib/digest.ts";
 import type { Handler } from "../lib/http/env.ts";
-import { imageHeader } from "../lib/images/image_header.ts";
 import { checkUploadName, imageName } from "../lib/images/image_name.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { readUploadForm } from "../lib/http/multipart.ts";
@@ -26,6 +25,19 @@ import { dispatch, handler } from "../lib/http/route.ts";
 import { requireSession } from "../lib/access/session.ts";
 import { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX } from "../lib/limits.ts";
 export { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX };
+
+/**
+ * The image header reader, loaded when an image is first uploaded: its
+ * CRC-32 is not needed to start or to answer any other route.
+ */
+let imageHeaderModule:
+  | Promise<typeof import("../lib/images/image_header.ts")>
+  | undefined;
+function loadImageHeader(): Promise<
+  typeof import("../lib/images/image_header.ts")
+> {
+  return imageHeaderModule ??= import("../lib/images/image_header.ts");
+}
 
 /** The handlers of `/api/upload`. */
 export interface UploadRoute {
@@ -69,6 +81,7 @@ export function createUploadRoute(): UploadRoute {
         bodyMax: UPLOAD_BODY_MAX,
       });
       checkUploadName(name);
+      const { imageHeader } = await loadImageHeader();
       const { format, width, height } = imageHeader(file);
       const src = imageName(name, sha256Hex(file), format);
       await store(requireRepository(env), src, file);

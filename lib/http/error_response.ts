@@ -10,7 +10,7 @@ import { HttpError } from "./http_error.ts";
 import { jsonResponse } from "./json_response.ts";
 import { FormError } from "./multipart.ts";
 import { PageRuleError } from "../pages/page_rule_error.ts";
-import { ImageFormatError } from "../images/image_header.ts";
+import { ImageFormatError } from "../images/image_format_error.ts";
 import { ImageNameError } from "../images/image_name.ts";
 import { ConflictError, RepositoryError } from "../repository/repository.ts";
 

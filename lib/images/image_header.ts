@@ -18,20 +18,9 @@ import { crc32 as anyCrc32 } from "./crc32.ts";
 import { IMAGE_SIDE_MAX } from "../limits.ts";
 export { IMAGE_SIDE_MAX };
 
-/** A format recognised from the bytes, as reported in the 415 `kind` field. */
-export type ImageKind =
-  | "jpeg"
-  | "png"
-  | "webp"
-  | "gif"
-  | "bmp"
-  | "tiff"
-  | "avif"
-  | "heic"
-  | "svg"
-  | "ico"
-  | "pdf"
-  | "unknown";
+import { ImageFormatError, type ImageKind } from "./image_format_error.ts";
+export { ImageFormatError };
+export type { ImageKind };
 
 /** An accepted upload format. */
 export type ImageFormat = "jpeg" | "png" | "webp";
@@ -80,34 +69,6 @@ export function imageHeader(bytes: Uint8Array): ImageInfo {
       return webp(bytes);
     default:
       return fail(kind, `${kind} is not an accepted format`);
-  }
-}
-
-/**
- * Bytes that are not an accepted image: `kind` says what the bytes were
- * recognised as (`unknown` when nothing was), the message says why, for logs.
- *
- * @example
- * ```ts
- * import { ImageFormatError, imageHeader } from "./image_header.ts";
- * import assert from "node:assert/strict";
- *
- * assert.throws(
- *   () => imageHeader(new TextEncoder().encode("GIF89a")),
- *   (error) => error instanceof ImageFormatError && error.kind === "gif",
- * );
- * ```
- */
-export class ImageFormatError extends Error {
-  /**
-   * Creates the error.
-   *
-   * @param kind what the bytes were recognised as
-   * @param message why they are refused
-   */
-  constructor(readonly kind: ImageKind, message: string) {
-    super(message);
-    this.name = "ImageFormatError";
   }
 }
 

@@ -1,0 +1,50 @@
+/**
+ * The error of the image checks, in a module of its own so that the one
+ * error mapping can know it without loading the image header reader (and
+ * its CRC-32) before an image is first uploaded.
+ *
+ * @module
+ */
+
+/** A format recognised from the bytes, as reported in the 415 `kind` field. */
+export type ImageKind =
+  | "jpeg"
+  | "png"
+  | "webp"
+  | "gif"
+  | "bmp"
+  | "tiff"
+  | "avif"
+  | "heic"
+  | "svg"
+  | "ico"
+  | "pdf"
+  | "unknown";
+
+/**
+ * Bytes that are not an accepted image: `kind` says what the bytes were
+ * recognised as (`unknown` when nothing was), the message says why, for logs.
+ *
+ * @example
+ * ```ts
+ * import { ImageFormatError, imageHeader } from "./image_header.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.throws(
+ *   () => imageHeader(new TextEncoder().encode("GIF89a")),
+ *   (error) => error instanceof ImageFormatError && error.kind === "gif",
+ * );
+ * ```
+ */
+export class ImageFormatError extends Error {
+  /**
+   * Creates the error.
+   *
+   * @param kind what the bytes were recognised as
+   * @param message why they are refused
+   */
+  constructor(readonly kind: ImageKind, message: string) {
+    super(message);
+    this.name = "ImageFormatError";
+  }
+}
