@@ -5,6 +5,7 @@
  * @module
  */
 
+import { CHROMIUM, FLAGS } from "../support/chromium.ts";
 import { join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
 import {
@@ -12,20 +13,6 @@ import {
   type RunningProcess,
   spawnUntil,
 } from "../../examples/astro/demo.ts";
-
-/** Debian's Chromium, installed by tests/setup.ts. */
-export const CHROMIUM = "/usr/bin/chromium";
-
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 
 /** A browser context on a fresh profile, closed and removed on dispose. */
 export interface Browser extends AsyncDisposable {
@@ -45,7 +32,7 @@ export async function launchChromium(work: string): Promise<Browser> {
     {
       executablePath: CHROMIUM,
       headless: true,
-      args: FLAGS,
+      args: [...FLAGS],
       viewport: { width: 1100, height: 900 },
     },
   );

@@ -5,14 +5,13 @@
  * converted by the browser's own canvas encoders; a page on another site
  * tries to use the session.
  */
+import { CHROMIUM, FLAGS } from "../support/chromium.ts";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import { startServeProcess } from "../support/cli.ts";
 import { fastHash } from "../support/helpers.ts";
 import { HOME, tempSite } from "../support/site.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
 
 /** The little of the browser's DOM the page scripts below use. */
 interface BrowserDocument {
@@ -32,17 +31,7 @@ interface BrowserDocument {
     ): void;
   };
 }
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--host-resolver-rules=MAP evil.test 127.0.0.1",
-];
+const ARGS = [...FLAGS, "--host-resolver-rules=MAP evil.test 127.0.0.1"];
 
 Deno.test("in Chromium: log in, read, publish, upload canvas images, log out; another site gets nothing", async () => {
   await using site = await tempSite();
@@ -76,7 +65,7 @@ Deno.test("in Chromium: log in, read, publish, upload canvas images, log out; an
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: ARGS,
   });
   try {
     const page = await context.newPage();

@@ -18,6 +18,7 @@
  * when clicked). The same checks find the four kinds of hostile page the rules
  * refuse when those are rendered without going through `/api/save`.
  */
+import { CHROMIUM, FLAGS } from "../support/chromium.ts";
 import assert from "node:assert/strict";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { createRouter, hashKey, type Repository } from "../../mod.ts";
@@ -26,15 +27,6 @@ import { STRESS } from "../support/runs.ts";
 const CORPORA = new URL("../../../shared/corpora/", import.meta.url);
 const ORIGIN = "https://site.test";
 const KEY = "oracle key";
-const FLAGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 /** URL-bearing attribute names, for the mutations and the DOM check. */
 const URL_NAMES = [
   "href",
@@ -326,9 +318,9 @@ function memoryRepository(): Repository & { files: Map<string, Uint8Array> } {
 
 async function launch(): Promise<Browser> {
   return await chromium.launch({
-    executablePath: "/usr/bin/chromium",
+    executablePath: CHROMIUM,
     headless: true,
-    args: FLAGS,
+    args: [...FLAGS],
   });
 }
 

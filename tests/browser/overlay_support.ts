@@ -9,21 +9,9 @@
 
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
+import { CHROMIUM, FLAGS } from "../support/chromium.ts";
 
-/** Debian's Chromium, installed by tests/setup.ts. */
-export const CHROMIUM = "/usr/bin/chromium";
-
-/** Chromium's flags for tests: headless, no network of its own. */
-export const FLAGS: readonly string[] = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+export { CHROMIUM, FLAGS };
 
 /** Where screenshots are kept: `tests/browser/artifacts/` (git-ignored). */
 export const ARTIFACTS: string = new URL("./artifacts/", import.meta.url)
