@@ -7,15 +7,7 @@
  */
 
 import { argon2id } from "hash-wasm";
-
-interface Job {
-  password: string;
-  salt: Uint8Array;
-  memorySize: number;
-  iterations: number;
-  parallelism: number;
-  hashLength: number;
-}
+import type { Argon2Job as Job } from "../http/env.ts";
 
 const scope = globalThis as unknown as {
   onmessage: ((event: MessageEvent<Job>) => void) | null;
