@@ -67,13 +67,26 @@ export async function createDemoSite(): Promise<string> {
     join(root, "README.md"),
     "# Demo site for @inpage/editor\n",
   );
+  await commitAll(root, "Demo site");
+  return root;
+}
+
+/**
+ * Makes a folder a git repository with one commit of everything in it, the
+ * commit's identity set in that repository only.
+ *
+ * @param root the folder
+ * @param message the commit message
+ * @throws {Error} naming the git step that failed, with git's own words
+ */
+export async function commitAll(root: string, message: string): Promise<void> {
   for (
     const args of [
       ["init", "--quiet", "--initial-branch=main"],
       ["config", "user.name", "Demo editor"],
       ["config", "user.email", "demo@localhost"],
       ["add", "--all"],
-      ["commit", "--quiet", "--no-verify", "-m", "Demo site"],
+      ["commit", "--quiet", "--no-verify", "-m", message],
     ]
   ) {
     const { success, stderr } = await new Deno.Command("git", {
@@ -87,5 +100,25 @@ export async function createDemoSite(): Promise<string> {
       );
     }
   }
-  return root;
+}
+
+/**
+ * Copies a folder's files and folders (links are left out) into another.
+ *
+ * @param from the folder to copy
+ * @param to where the copy goes (made when missing)
+ * @param skip names left out at every depth (`node_modules`, say)
+ */
+export async function copyTree(
+  from: string,
+  to: string,
+  skip: ReadonlySet<string> = new Set(),
+): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (skip.has(entry.name)) continue;
+    const source = join(from, entry.name);
+    if (entry.isDirectory) await copyTree(source, join(to, entry.name), skip);
+    else if (entry.isFile) await Deno.copyFile(source, join(to, entry.name));
+  }
 }

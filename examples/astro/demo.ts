@@ -14,6 +14,7 @@
 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { commitAll, copyTree } from "../../cli/demo_site.ts";
 
 /** This example's folder. */
 export const EXAMPLE: string = dirname(fileURLToPath(import.meta.url));
@@ -23,29 +24,6 @@ export const PACKAGE_ROOT: string = join(EXAMPLE, "..", "..");
 /** What a copy leaves out: installed, built and generated files. */
 const SKIPPED = new Set(["node_modules", "dist", ".astro"]);
 
-async function git(root: string, args: string[]): Promise<void> {
-  const { success, stderr } = await new Deno.Command("git", {
-    args: ["-C", root, ...args],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!success) {
-    throw new Error(
-      `git ${args[0]} failed: ${new TextDecoder().decode(stderr).trim()}`,
-    );
-  }
-}
-
-async function copyTree(from: string, to: string): Promise<void> {
-  await Deno.mkdir(to, { recursive: true });
-  for await (const entry of Deno.readDir(from)) {
-    if (SKIPPED.has(entry.name)) continue;
-    const source = join(from, entry.name);
-    if (entry.isDirectory) await copyTree(source, join(to, entry.name));
-    else if (entry.isFile) await Deno.copyFile(source, join(to, entry.name));
-  }
-}
-
 /**
  * Copies the example to a new temporary folder and makes it a git
  * repository with one commit (git identity set in that repository only).
@@ -54,16 +32,8 @@ async function copyTree(from: string, to: string): Promise<void> {
  */
 export async function copyExample(): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "inpage-astro-" });
-  await copyTree(EXAMPLE, root);
-  for (
-    const args of [
-      ["init", "--quiet", "--initial-branch=main"],
-      ["config", "user.name", "Astro demo editor"],
-      ["config", "user.email", "astro-demo@localhost"],
-      ["add", "--all"],
-      ["commit", "--quiet", "--no-verify", "-m", "Astro example site"],
-    ]
-  ) await git(root, args);
+  await copyTree(EXAMPLE, root, SKIPPED);
+  await commitAll(root, "Astro example site");
   return root;
 }
 

@@ -17,33 +17,12 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
+import { commitAll, copyTree } from "../../cli/demo_site.ts";
 import { ServeError, startServe } from "../../cli/serve.ts";
 import { renderSite } from "./render.ts";
 
 /** This example's folder. */
 export const EXAMPLE: string = dirname(fileURLToPath(import.meta.url));
-
-async function copyTree(from: string, to: string): Promise<void> {
-  await Deno.mkdir(to, { recursive: true });
-  for await (const entry of Deno.readDir(from)) {
-    const source = join(from, entry.name);
-    if (entry.isDirectory) await copyTree(source, join(to, entry.name));
-    else if (entry.isFile) await Deno.copyFile(source, join(to, entry.name));
-  }
-}
-
-async function git(root: string, args: string[]): Promise<void> {
-  const { success, stderr } = await new Deno.Command("git", {
-    args: ["-C", root, ...args],
-    stdout: "null",
-    stderr: "piped",
-  }).output();
-  if (!success) {
-    throw new Error(
-      `git ${args[0]} failed: ${new TextDecoder().decode(stderr).trim()}`,
-    );
-  }
-}
 
 /**
  * Copies the example site to a new temporary folder and makes it a git
@@ -57,15 +36,7 @@ export async function copyExampleSite(): Promise<string> {
   );
   try {
     await copyTree(EXAMPLE, root);
-    for (
-      const args of [
-        ["init", "--quiet", "--initial-branch=main"],
-        ["config", "user.name", "Demo editor"],
-        ["config", "user.email", "demo@localhost"],
-        ["add", "--all"],
-        ["commit", "--quiet", "--no-verify", "-m", "Example site"],
-      ]
-    ) await git(root, args);
+    await commitAll(root, "Example site");
   } catch (error) {
     await Deno.remove(root, { recursive: true });
     throw error;
