@@ -433,6 +433,14 @@ Deno.test("in Chromium: axe-core finds no serious or critical violation in the o
       return (inner ?? document.activeElement)?.getAttribute("aria-label") ??
         "";
     });
+  // A closed dialog gives the focus back to the region that opened it; wait
+  // for that before moving on, or it lands after the next focus() call.
+  await page.waitForFunction(() =>
+    document.querySelector("[data-inpage-overlay]")?.shadowRoot?.activeElement
+        ?.getAttribute("aria-label") === "Replace image: image" ||
+    document.activeElement?.getAttribute("aria-label") ===
+      "Replace image: image"
+  );
   await page.locator('[data-inpage-html="/lead"] .tiptap').focus();
   await page.keyboard.press("Alt+F10");
   assert.equal(await focused(), "Bold (Ctrl+B)");
