@@ -7,62 +7,29 @@ import { join } from "node:path";
 import { startGitHubDouble } from "./support/github_double.ts";
 import { fastHash } from "./support/helpers.ts";
 import { gitHashObject, HOME, HOME_TEXT } from "./support/site.ts";
-import { ROOT } from "./support/cli.ts";
+import { startDeployEntry } from "./support/deploy_entry.ts";
+
+const LISTENING = /Listening on (http:\/\/127\.0\.0\.1:\d+)\//;
 
 Deno.test("the Deno Deploy entry point serves log in, read, publish and log out against GitHub", async () => {
   await using github = startGitHubDouble({ files: { [HOME]: HOME_TEXT } });
   const work = await Deno.makeTempDir({ prefix: "editor-deploy-" });
   const key = "deploy key";
-  const child = new Deno.Command(Deno.execPath(), {
-    // The package's own deno.json: the example's maps @inpage/editor to JSR.
-    args: [
-      "run",
-      "-A",
-      "--quiet",
-      "--config",
-      "deno.json",
-      "examples/deno-deploy/main.ts",
-    ],
-    cwd: ROOT,
-    env: {
-      NO_COLOR: "1",
-      PORT: "0",
-      HOSTNAME: "127.0.0.1",
-      EDITOR_KV_PATH: join(work, "kv.sqlite3"),
-      EDITOR_KEY_HASH: await fastHash(key),
-      GITHUB_TOKEN: github.token,
-      GITHUB_REPOSITORY: github.repository,
-      GITHUB_API_URL: github.url,
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let out = "";
-  let err = "";
-  const pumps = Promise.all([
-    (async () => {
-      for await (
-        const chunk of child.stdout.pipeThrough(new TextDecoderStream())
-      ) out += chunk;
-    })(),
-    (async () => {
-      for await (
-        const chunk of child.stderr.pipeThrough(new TextDecoderStream())
-      ) err += chunk;
-    })(),
-  ]);
   try {
-    const deadline = Date.now() + 30_000;
-    let url: string | undefined;
-    while (
-      !(url = /Listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(out + err)?.[1])
-    ) {
-      assert.ok(
-        Date.now() < deadline,
-        `the entry point did not start: ${out}\n${err}`,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await using running = await startDeployEntry(
+      "examples/deno-deploy/main.ts",
+      {
+        PORT: "0",
+        HOSTNAME: "127.0.0.1",
+        EDITOR_KV_PATH: join(work, "kv.sqlite3"),
+        EDITOR_KEY_HASH: await fastHash(key),
+        GITHUB_TOKEN: github.token,
+        GITHUB_REPOSITORY: github.repository,
+        GITHUB_API_URL: github.url,
+      },
+      (out, err) => LISTENING.test(out + err),
+    );
+    const url = LISTENING.exec(running.out + running.err)?.[1];
     const login = await fetch(`${url}/api/auth`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -105,7 +72,9 @@ Deno.test("the Deno Deploy entry point serves log in, read, publish and log out 
     });
     assert.equal(after.status, 401);
     await after.body?.cancel();
-    const lines = out.split("\n").filter((line) => line.startsWith("{"));
+    const lines = running.out.split("\n").filter((line) =>
+      line.startsWith("{")
+    );
     assert.deepEqual(lines.map((line) => JSON.parse(line).status), [
       200,
       200,
@@ -113,11 +82,11 @@ Deno.test("the Deno Deploy entry point serves log in, read, publish and log out 
       200,
       401,
     ]);
-    assert.ok(!(out + err).includes(github.token), "the token is never logged");
+    assert.ok(
+      !(running.out + running.err).includes(github.token),
+      "the token is never logged",
+    );
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
-    await pumps;
     await Deno.remove(work, { recursive: true });
   }
 });

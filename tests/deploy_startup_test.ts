@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { ROOT } from "./support/cli.ts";
+import { startDeployEntry } from "./support/deploy_entry.ts";
 
 const LINE =
   "@inpage/editor: missing or invalid variables: EDITOR_KEY_HASH, GITHUB_TOKEN (until they are set, every login is refused as a wrong key; reads, publishes and uploads answer 502 unavailable)\n";
@@ -22,52 +22,23 @@ function passThrough(...names: string[]): Record<string, string> {
 
 async function startUp(entry: string): Promise<{ out: string; err: string }> {
   const work = await Deno.makeTempDir({ prefix: "editor-deploy-start-" });
-  const child = new Deno.Command(Deno.execPath(), {
-    // The package's own deno.json: the examples map @inpage/editor to JSR.
-    args: ["run", "-A", "--quiet", "--config", "deno.json", entry],
-    cwd: ROOT,
-    clearEnv: true,
-    env: {
-      NO_COLOR: "1",
-      ...passThrough("PATH", "HOME", "DENO_DIR"),
-      PORT: "0",
-      HOSTNAME: "127.0.0.1",
-      EDITOR_KV_PATH: join(work, "kv.sqlite3"),
-      EDITOR_KEY_HASH: "plaintext-not-a-hash",
-      GITHUB_REPOSITORY: "octo/site",
-      SITE_DIR: work,
-    },
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  let out = "";
-  let err = "";
-  const pumps = Promise.all([
-    (async () => {
-      for await (
-        const chunk of child.stdout.pipeThrough(new TextDecoderStream())
-      ) out += chunk;
-    })(),
-    (async () => {
-      for await (
-        const chunk of child.stderr.pipeThrough(new TextDecoderStream())
-      ) err += chunk;
-    })(),
-  ]);
   try {
-    const deadline = Date.now() + 30_000;
-    while (!(out.includes("Listening on") && err.endsWith("\n"))) {
-      assert.ok(
-        Date.now() < deadline,
-        `${entry} did not start: ${out}\n${err}`,
-      );
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    return { out, err };
+    await using running = await startDeployEntry(
+      entry,
+      {
+        ...passThrough("PATH", "HOME", "DENO_DIR"),
+        PORT: "0",
+        HOSTNAME: "127.0.0.1",
+        EDITOR_KV_PATH: join(work, "kv.sqlite3"),
+        EDITOR_KEY_HASH: "plaintext-not-a-hash",
+        GITHUB_REPOSITORY: "octo/site",
+        SITE_DIR: work,
+      },
+      (out, err) => out.includes("Listening on") && err.endsWith("\n"),
+      true,
+    );
+    return { out: running.out, err: running.err };
   } finally {
-    child.kill("SIGTERM");
-    await child.status;
-    await pumps;
     await Deno.remove(work, { recursive: true });
   }
 }
