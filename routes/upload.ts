@@ -9,11 +9,10 @@
 
 import { sha256Hex } from "../lib/digest.ts";
 import type { Handler } from "../lib/http/env.ts";
-import { checkUploadName, imageName } from "../lib/images/image_name.ts";
+import { storedImageName, uploadSlug } from "../lib/images/image_name.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
-import { readUploadForm } from "../lib/http/multipart.ts";
+import { openUploadForm } from "../lib/http/multipart.ts";
 import { limitRate } from "../lib/access/rate_limit.ts";
-import { checkDeclaredSize } from "../lib/http/read_body.ts";
 import {
   ConflictError,
   gitBlobSha,
@@ -73,17 +72,17 @@ export function createUploadRoute(): UploadRoute {
     "/api/upload",
     async ({ request, env, client }) => {
       const takeSlot = await limitRate(env, "upload", client, request);
-      checkDeclaredSize(request, UPLOAD_BODY_MAX);
-      await requireSession(env, request);
-      await takeSlot();
-      const { file, name } = await readUploadForm(request, {
+      const form = openUploadForm(request, {
         fileMax: UPLOAD_FILE_MAX,
         bodyMax: UPLOAD_BODY_MAX,
       });
-      checkUploadName(name);
+      await requireSession(env, request);
+      await takeSlot();
+      const { file, name } = await form.read();
+      const slug = uploadSlug(name);
       const { imageHeader } = await loadImageHeader();
       const { format, width, height } = imageHeader(file);
-      const src = imageName(name, sha256Hex(file), format);
+      const src = storedImageName(slug, sha256Hex(file), format);
       await store(requireRepository(env), src, file);
       return jsonResponse(200, { src, width, height });
     },

@@ -140,6 +140,55 @@ export async function readUploadForm(
   request: Request,
   limits: UploadLimits,
 ): Promise<UploadForm> {
+  return await openUploadForm(request, limits).read();
+}
+
+/**
+ * An upload form whose caps and declared length are checked, and whose body
+ * is not read yet.
+ */
+export interface OpenedUploadForm {
+  /**
+   * Reads the body as it streams.
+   *
+   * @returns the file's bytes and the name, if one was sent
+   * @throws {FormError} as `readUploadForm` does once the body is read
+   */
+  read(): Promise<UploadForm>;
+}
+
+/**
+ * The first half of `readUploadForm`, for a route that answers the declared
+ * size before it looks at identity and reads the body after: checks the caps
+ * and the declared `content-length` now (a length over `bodyMax` cancels the
+ * body), and leaves the reading to `read()`.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { FormError, openUploadForm } from "./multipart.ts";
+ *
+ * const request = new Request("http://localhost/api/upload", {
+ *   method: "POST",
+ *   headers: { "content-length": "21000000" },
+ *   body: "x",
+ * });
+ * assert.throws(
+ *   () => openUploadForm(request, { fileMax: 10, bodyMax: 20 }),
+ *   FormError,
+ * );
+ * ```
+ *
+ * @param request the upload request; its body is consumed by `read()`
+ * @param limits the caps: `fileMax` and `bodyMax` (413), `nameMax` (400)
+ * @returns the form, to `read()`
+ * @throws {FormError} `too_large` when the declared length exceeds `bodyMax`
+ * @throws {RangeError} when a limit is not a non-negative safe integer
+ */
+export function openUploadForm(
+  request: Request,
+  limits: UploadLimits,
+): OpenedUploadForm {
   const { fileMax, bodyMax, nameMax = NAME_MAX } = limits;
   for (
     const [label, value] of [["fileMax", fileMax], ["bodyMax", bodyMax], [
@@ -160,36 +209,43 @@ export async function readUploadForm(
       `Declared content-length ${declared} over ${bodyMax}`,
     );
   }
-  const boundary = multipartBoundary(request.headers.get("content-type"));
-  const parser = new FormParser(boundary, {
-    fileMax,
-    nameMax,
-    declared,
-  });
-  if (body === null) return parser.end();
-  const reader = chunks(body);
-  let total = 0;
-  for (;;) {
-    let chunk: Uint8Array | undefined;
-    try {
-      chunk = await reader.next();
-    } catch (error) {
-      if (error instanceof FormError) throw error;
-      throw new FormError("malformed", "Upload body stream failed");
-    }
-    if (chunk === undefined) break;
-    try {
-      total += chunk.byteLength;
-      if (total > bodyMax) {
-        throw new FormError("too_large", `Upload body over ${bodyMax} bytes`);
+  return {
+    async read() {
+      const boundary = multipartBoundary(request.headers.get("content-type"));
+      const parser = new FormParser(boundary, {
+        fileMax,
+        nameMax,
+        declared,
+      });
+      if (body === null) return parser.end();
+      const reader = chunks(body);
+      let total = 0;
+      for (;;) {
+        let chunk: Uint8Array | undefined;
+        try {
+          chunk = await reader.next();
+        } catch (error) {
+          if (error instanceof FormError) throw error;
+          throw new FormError("malformed", "Upload body stream failed");
+        }
+        if (chunk === undefined) break;
+        try {
+          total += chunk.byteLength;
+          if (total > bodyMax) {
+            throw new FormError(
+              "too_large",
+              `Upload body over ${bodyMax} bytes`,
+            );
+          }
+          parser.push(chunk);
+        } catch (error) {
+          reader.cancel(error);
+          throw error;
+        }
       }
-      parser.push(chunk);
-    } catch (error) {
-      reader.cancel(error);
-      throw error;
-    }
-  }
-  return parser.end();
+      return parser.end();
+    },
+  };
 }
 
 const SCRATCH_BYTES = 65_536;

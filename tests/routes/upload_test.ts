@@ -377,6 +377,11 @@ Deno.test("upload checks in order: 429, declared 413, 401, received 413, 400, 41
     ),
     400,
   );
+  assert.equal(
+    await send(await uploadRequest(gif, { name: "???", cookie: s.cookie })),
+    400,
+    "a name that leaves no slug is refused before the format",
+  );
   const big = pngOfSize(20_000_001);
   assert.equal(
     await send(
