@@ -12,13 +12,7 @@ import {
   type Repository,
   RepositoryError,
 } from "../../mod.ts";
-import {
-  fastHash,
-  from,
-  login,
-  postJson,
-  testEnv,
-} from "../support/helpers.ts";
+import { from, postJson, signedInEnv } from "../support/helpers.ts";
 import { HOME } from "../support/site.ts";
 import { pngOfSize } from "../support/image_fixtures.ts";
 import { neutralBundle, ROOT } from "../support/hosts.ts";
@@ -36,11 +30,9 @@ function throwing(error: unknown): Repository {
 
 Deno.test("a REPOSITORY that throws an error of its own answers 502 unavailable on every route, the detail in the log only", async () => {
   using kv = await Deno.openKv(":memory:");
-  const env = testEnv(kv, {
-    EDITOR_KEY_HASH: await fastHash("key"),
+  const { env, cookie } = await signedInEnv(router, kv, "key", {
     REPOSITORY: throwing(new TypeError("socket hang up at 10.0.0.7")),
   });
-  const cookie = await login(router.handle, env, "key");
   const requests = [
     new Request(`https://site.example/api/content?path=${HOME}`, {
       headers: { cookie },
@@ -78,11 +70,13 @@ Deno.test("a REPOSITORY's own ConflictError and RepositoryError keep their answe
     ["a string", 502, { error: "unavailable" }],
   ];
   for (const [error, status, body] of cases) {
-    const env = testEnv(kv, {
-      EDITOR_KEY_HASH: await fastHash("key"),
-      REPOSITORY: throwing(error),
-    });
-    const cookie = await login(router.handle, env, "key", "192.0.2.10");
+    const { env, cookie } = await signedInEnv(
+      router,
+      kv,
+      "key",
+      { REPOSITORY: throwing(error) },
+      "192.0.2.10",
+    );
     const response = await router.handle(
       postJson("/api/save", { path: HOME, content: "{}", version: "" }, {
         cookie,

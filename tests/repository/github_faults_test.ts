@@ -9,17 +9,16 @@ import assert from "node:assert/strict";
 import { createRouter, RepositoryError } from "../../mod.ts";
 import { createGitHubRepository } from "../../lib/repository/github.ts";
 import {
+  githubEnv,
   type GitHubFault,
   startGitHubDouble,
 } from "../support/github_double.ts";
 import {
   answer,
-  fastHash,
   from,
-  login,
   ORIGIN,
   postJson,
-  testEnv,
+  signedInEnv,
 } from "../support/helpers.ts";
 
 const PAGE = "src/content/pages/en/home.json";
@@ -103,13 +102,12 @@ Deno.test("through the router, GitHub failing twice in a row answers 502 and the
   const kv = await Deno.openKv(":memory:");
   try {
     const router = createRouter({ locales: ["en"] });
-    const env = testEnv(kv, {
-      EDITOR_KEY_HASH: await fastHash("gh key"),
-      GITHUB_TOKEN: github.token,
-      GITHUB_REPOSITORY: github.repository,
-      GITHUB_API_URL: github.url,
-    });
-    const cookie = await login(router.handle, env, "gh key");
+    const { env, cookie } = await signedInEnv(
+      router,
+      kv,
+      "gh key",
+      githubEnv(github),
+    );
     let n = 0;
     const read = async () =>
       await answer(

@@ -10,14 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRouter, gitBlobSha } from "../../mod.ts";
 import { openLocalCheckout } from "../../lib/repository/local/mod.ts";
-import {
-  answer,
-  fastHash,
-  from,
-  login,
-  postJson,
-  testEnv,
-} from "../support/helpers.ts";
+import { answer, from, postJson, signedInEnv } from "../support/helpers.ts";
 import { HOME, HOME_TEXT, tempSite } from "../support/site.ts";
 
 const router = createRouter({ locales: ["en", "fr"] });
@@ -64,11 +57,9 @@ function pageOf(bytes: number, title: string): string {
 /** A signed-in router env over a checkout at `root`. */
 async function signedIn(root: string) {
   const kv = await Deno.openKv(":memory:");
-  const env = testEnv(kv, {
-    EDITOR_KEY_HASH: await fastHash(KEY),
+  const { env, cookie } = await signedInEnv(router, kv, KEY, {
     REPOSITORY: await openLocalCheckout({ root }),
   });
-  const cookie = await login(router.handle, env, KEY);
   let n = 0;
   const git = async (...args: string[]) =>
     new TextDecoder().decode(

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createContentRoute, createRouter } from "../../mod.ts";
 import type { Env } from "../../mod.ts";
 import {
+  githubEnv,
   type GitHubFault,
   startGitHubDouble,
 } from "../support/github_double.ts";
@@ -187,12 +188,7 @@ Deno.test("content answers 502 with the repository's code when GitHub refuses or
     [{ kind: "status", status: 503, times: 2 }, "unavailable"],
     [{ kind: "malformed" }, "unavailable"],
   ];
-  await using s = await setup({
-    REPOSITORY: undefined,
-    GITHUB_TOKEN: github.token,
-    GITHUB_REPOSITORY: github.repository,
-    GITHUB_API_URL: github.url,
-  });
+  await using s = await setup({ REPOSITORY: undefined, ...githubEnv(github) });
   assert.equal((await s.get(`?path=${HOME}`)).status, 200);
   for (const [fault, code] of cases) {
     github.setFault(fault);

@@ -6,18 +6,17 @@ import assert from "node:assert/strict";
 import { createRouter } from "../../mod.ts";
 import type { Env } from "../../mod.ts";
 import {
+  githubEnv,
   type GitHubFault,
   startGitHubDouble,
 } from "../support/github_double.ts";
 import {
   answer,
   assertNoSecrets,
-  fastHash,
   from,
-  login,
   ORIGIN,
   postJson,
-  testEnv,
+  signedInEnv,
 } from "../support/helpers.ts";
 import { gitHashObject, HOME, HOME_TEXT } from "../support/site.ts";
 
@@ -30,14 +29,10 @@ async function setup(
 ) {
   const github = startGitHubDouble({ files });
   const kv = await Deno.openKv(":memory:");
-  const env = testEnv(kv, {
-    EDITOR_KEY_HASH: await fastHash(KEY),
-    GITHUB_TOKEN: github.token,
-    GITHUB_REPOSITORY: github.repository,
-    GITHUB_API_URL: github.url,
+  const { env, cookie } = await signedInEnv(router, kv, KEY, {
+    ...githubEnv(github),
     ...extra,
   });
-  const cookie = await login(router.handle, env, KEY);
   const texts: string[] = [];
   let clients = 0;
   const record = async (response: Response) => {
@@ -317,12 +312,10 @@ Deno.test("through GitHub: a double that never answers gives 502 unavailable wit
 Deno.test("without a repository the routes answer 502 unavailable and the log names what is missing", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
-    const env = testEnv(kv, {
-      EDITOR_KEY_HASH: await fastHash(KEY),
+    const { env, cookie } = await signedInEnv(router, kv, KEY, {
       GITHUB_TOKEN: "ghp_secretvalue123456",
       GITHUB_REPOSITORY: "not a repo",
     });
-    const cookie = await login(router.handle, env, KEY);
     const { status, body } = await answer(
       await router.handle(
         new Request(`${ORIGIN}/api/content?path=${HOME}`, {

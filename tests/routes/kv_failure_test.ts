@@ -9,11 +9,10 @@ import { createRouter } from "../../mod.ts";
 import type { KvStore } from "../../mod.ts";
 import {
   answer,
-  fastHash,
   from,
-  login,
   ORIGIN,
   postJson,
+  signedInEnv,
   testEnv,
 } from "../support/helpers.ts";
 import { HOME, tempSite } from "../support/site.ts";
@@ -64,19 +63,16 @@ function failing(kv: Deno.Kv, failures: { count: number }): KvStore {
 Deno.test("a closed or failing RATE_LIMIT answers 503 on every route but logout, then a working KV serves again", async () => {
   await using site = await tempSite();
   const kv = await Deno.openKv(":memory:");
-  const hash = await fastHash(KEY);
-  const working = testEnv(kv, {
-    EDITOR_KEY_HASH: hash,
+  const { env: working, cookie } = await signedInEnv(router, kv, KEY, {
     REPOSITORY: await site.checkout(),
   });
-  const cookie = await login(router.handle, working, KEY);
   const failures = { count: 0 };
   const closed = await Deno.openKv(":memory:");
   closed.close();
   for (const store of [closed, failing(kv, failures)]) {
     const env = testEnv(undefined, {
       RATE_LIMIT: store,
-      EDITOR_KEY_HASH: hash,
+      EDITOR_KEY_HASH: working.EDITOR_KEY_HASH,
       REPOSITORY: await site.checkout(),
     });
     for (const request of requests(cookie)) {

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createRouter } from "../../mod.ts";
 import { COOKIE_HEADER_MAX } from "../../lib/access/session.ts";
 import { randomToken } from "../../lib/access/random_token.ts";
-import { fastHash, login, ORIGIN, testEnv } from "../support/helpers.ts";
+import { ORIGIN, signedInEnv } from "../support/helpers.ts";
 import { HOME, tempSite } from "../support/site.ts";
 
 const router = createRouter({ locales: ["en", "fr"] });
@@ -43,11 +43,9 @@ async function setup() {
   const kv = await Deno.openKv(":memory:");
   const { store, calls } = counting(kv);
   const site = await tempSite();
-  const env = testEnv(store, {
-    EDITOR_KEY_HASH: await fastHash(KEY),
+  const { env, cookie } = await signedInEnv(router, store, KEY, {
     REPOSITORY: await site.checkout({ commit: false }),
   });
-  const cookie = await login(router.handle, env, KEY);
   const real = /editor_session=([^;]+)/.exec(cookie)?.[1] ?? "";
   let n = 0;
   const read = async (header: string) => {

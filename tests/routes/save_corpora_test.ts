@@ -11,12 +11,10 @@ import { createRouter } from "../../mod.ts";
 import type { Repository } from "../../mod.ts";
 import {
   answer,
-  fastHash,
   from,
-  login,
   ORIGIN,
   postJson,
-  testEnv,
+  signedInEnv,
 } from "../support/helpers.ts";
 import { HOME, tempSite } from "../support/site.ts";
 
@@ -62,11 +60,9 @@ async function setup() {
   const { repository, calls } = counting(
     await site.checkout({ commit: false }),
   );
-  const env = testEnv(kv, {
-    EDITOR_KEY_HASH: await fastHash(KEY),
+  const { env, cookie } = await signedInEnv(router, kv, KEY, {
     REPOSITORY: repository,
   });
-  const cookie = await login(router.handle, env, KEY);
   let sent = 0;
   // A new client every 25 requests keeps each under its rate budget.
   const client = () => {

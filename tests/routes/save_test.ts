@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { createRouter, createSaveRoute } from "../../mod.ts";
 import type { Env } from "../../mod.ts";
 import {
+  githubEnv,
   type GitHubFault,
   startGitHubDouble,
 } from "../support/github_double.ts";
@@ -380,12 +381,7 @@ Deno.test("save checks in order: 429, declared 413, 401, received 413, 400, 422"
 
 Deno.test("save answers 502 with the repository's code when GitHub refuses the write", async () => {
   await using github = startGitHubDouble({ files: { [HOME]: HOME_TEXT } });
-  await using s = await setup({
-    REPOSITORY: undefined,
-    GITHUB_TOKEN: github.token,
-    GITHUB_REPOSITORY: github.repository,
-    GITHUB_API_URL: github.url,
-  });
+  await using s = await setup({ REPOSITORY: undefined, ...githubEnv(github) });
   const cases: [GitHubFault, string][] = [
     [{ kind: "status", status: 404, method: "PUT" }, "not_found"],
     [{ kind: "status", status: 401, method: "PUT" }, "unauthorized"],

@@ -5,6 +5,7 @@ import type { Env } from "../../mod.ts";
 import { imageHeader } from "../../lib/images/image_header.ts";
 import { sha256Hex } from "../../lib/digest.ts";
 import {
+  githubEnv,
   type GitHubFault,
   startGitHubDouble,
 } from "../support/github_double.ts";
@@ -412,12 +413,7 @@ Deno.test("upload checks in order: 429, declared 413, 401, received 413, 400, 41
 
 Deno.test("upload stores through GitHub as base64 and maps its failures to 502", async () => {
   await using github = startGitHubDouble();
-  await using s = await setup({
-    REPOSITORY: undefined,
-    GITHUB_TOKEN: github.token,
-    GITHUB_REPOSITORY: github.repository,
-    GITHUB_API_URL: github.url,
-  });
+  await using s = await setup({ REPOSITORY: undefined, ...githubEnv(github) });
   const { status, body } = await s.upload(JPEG, "from github");
   assert.equal(status, 200);
   const src = (body as { src: string }).src;

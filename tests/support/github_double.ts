@@ -111,6 +111,24 @@ export interface GitHubDouble {
   [Symbol.asyncDispose](): Promise<void>;
 }
 
+/**
+ * The `GITHUB_*` variables that point an env at a double.
+ *
+ * @param github the running double
+ * @returns `GITHUB_TOKEN`, `GITHUB_REPOSITORY` and `GITHUB_API_URL`
+ */
+export function githubEnv(github: GitHubDouble): {
+  GITHUB_TOKEN: string;
+  GITHUB_REPOSITORY: string;
+  GITHUB_API_URL: string;
+} {
+  return {
+    GITHUB_TOKEN: github.token,
+    GITHUB_REPOSITORY: github.repository,
+    GITHUB_API_URL: github.url,
+  };
+}
+
 const DOCS = "https://docs.github.com/rest/repos/contents";
 const RAW_LIMIT = 1024 * 1024;
 const ROUTE = /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/;

@@ -166,6 +166,29 @@ export async function login(
 }
 
 /**
+ * An env over a KV whose key hash is the key's, and a session opened with
+ * the key through the router.
+ *
+ * @param router the router under test (anything with its `handle`)
+ * @param kv the KV, or `undefined` for none
+ * @param key the site key
+ * @param extra more env entries (they replace the defaults)
+ * @param client the client address that logs in
+ * @returns the env and the cookie header
+ */
+export async function signedInEnv(
+  router: { handle: Parameters<typeof login>[0] },
+  kv: Deno.Kv | undefined,
+  key: string,
+  extra: Env = {},
+  client?: string,
+): Promise<{ env: TestEnv; cookie: string }> {
+  const env = testEnv(kv, { EDITOR_KEY_HASH: await fastHash(key), ...extra });
+  const cookie = await login(router.handle, env, key, client);
+  return { env, cookie };
+}
+
+/**
  * Asserts that none of the texts contains any of the secrets.
  *
  * @param texts response bodies, headers and log lines

@@ -7,15 +7,7 @@
  */
 
 import type { Router } from "../../mod.ts";
-import {
-  answer,
-  fastHash,
-  from,
-  login,
-  ORIGIN,
-  postJson,
-  testEnv,
-} from "./helpers.ts";
+import { answer, from, ORIGIN, postJson, signedInEnv } from "./helpers.ts";
 import { HOME, type TempSite, tempSite } from "./site.ts";
 
 /** An answer read as status and JSON body. */
@@ -55,11 +47,9 @@ export async function publishSite(
 ): Promise<PublishSite> {
   const kv = await Deno.openKv(":memory:");
   const site = await tempSite();
-  const env = testEnv(kv, {
-    EDITOR_KEY_HASH: await fastHash(key),
+  const { env, cookie } = await signedInEnv(router, kv, key, {
     REPOSITORY: await site.checkout({ commit: false }),
   });
-  const cookie = await login(router.handle, env, key);
   const client = () => {
     const n = clients++;
     return from(`10.${200 + ((n >> 16) & 31)}.${(n >> 8) & 255}.${n & 255}`);

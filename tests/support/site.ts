@@ -10,7 +10,7 @@ import {
   openCheckout,
 } from "../../lib/repository/local/checkout.ts";
 import type { ClientInfo, Env, Router } from "../../mod.ts";
-import { fastHash, from, login, type TestEnv, testEnv } from "./helpers.ts";
+import { from, signedInEnv, type TestEnv } from "./helpers.ts";
 import type {
   LocalCheckout,
   LocalCheckoutOptions,
@@ -154,12 +154,10 @@ export async function signedInSite(
 ): Promise<SignedInSite> {
   const kv = await Deno.openKv(":memory:");
   const site = await tempSite();
-  const env = testEnv(kv, {
-    EDITOR_KEY_HASH: await fastHash(key),
+  const { env, cookie } = await signedInEnv(router, kv, key, {
     REPOSITORY: await site.checkout(),
     ...extra,
   });
-  const cookie = await login(router.handle, env, key);
   return {
     kv,
     site,
