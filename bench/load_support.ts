@@ -10,8 +10,9 @@
 import http from "node:http";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-
-const CLI = new URL("../cli.ts", import.meta.url).pathname;
+import { concatBytes } from "../lib/bytes.ts";
+import { startServeProcess } from "../tests/support/cli.ts";
+import { gitIn } from "../tests/support/git.ts";
 
 /** One answer, or a request that never finished in time. */
 export interface Reply {
@@ -70,6 +71,14 @@ export function send(send: Send): Promise<Reply> {
       clearTimeout(timer);
       resolve({ ...reply, ms: performance.now() - started });
     };
+    const failed = (error: Error) =>
+      done({
+        status: 0,
+        text: "",
+        cookies: [],
+        hung: false,
+        error: error.message,
+      });
     const request = http.request({
       host: target.hostname,
       port: Number(target.port),
@@ -87,49 +96,22 @@ export function send(send: Send): Promise<Reply> {
       response.on("end", () =>
         done({
           status: response.statusCode ?? 0,
-          text: new TextDecoder().decode(concat(chunks)),
+          text: new TextDecoder().decode(concatBytes(...chunks)),
           cookies: ([] as string[]).concat(
             response.headers["set-cookie"] ?? [],
           ),
           hung: false,
         }));
-      response.on(
-        "error",
-        (error: Error) =>
-          done({
-            status: 0,
-            text: "",
-            cookies: [],
-            hung: false,
-            error: error.message,
-          }),
-      );
+      response.on("error", failed);
     });
     const timer = setTimeout(() => {
       request.destroy();
       done({ status: 0, text: "", cookies: [], hung: true });
     }, send.timeoutMs ?? 20_000);
-    request.on("error", (error: Error) =>
-      done({
-        status: 0,
-        text: "",
-        cookies: [],
-        hung: false,
-        error: error.message,
-      }));
+    request.on("error", failed);
     if (body) request.end(body);
     else request.end();
   });
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 /** Closes the kept-alive connections, so the process can end. */
@@ -167,56 +149,14 @@ export async function startServer(
   args: string[],
   env: Record<string, string>,
 ): Promise<Server> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", CLI, "serve", ...args],
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", ...env },
-  }).spawn();
-  let out = "";
-  let err = "";
-  const pump = async (
-    stream: ReadableStream<Uint8Array>,
-    add: (text: string) => void,
-  ) => {
-    for await (const text of stream.pipeThrough(new TextDecoderStream())) {
-      add(text);
-    }
-  };
-  const pumps = Promise.all([
-    // The log lines are drained; only the first megabyte is kept.
-    pump(child.stdout, (text) => void (out.length < 1e6 && (out += text))),
-    pump(child.stderr, (text) => void (err += text)),
-  ]);
-  let exited = false;
-  const status = child.status.then((s) => {
-    exited = true;
-    return s;
-  });
-  const deadline = Date.now() + 30_000;
-  let url: string | undefined;
-  while (!url) {
-    url = /listening on (http:\/\/\S+\/)/.exec(out)?.[1];
-    if (url) break;
-    if (exited || Date.now() > deadline) {
-      throw new Error(`editor serve did not start: ${out}\n${err}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  let code: number | undefined;
+  // The log lines are drained; only the first megabyte is kept.
+  const server = await startServeProcess(args, env, 1e6);
   return {
-    url,
-    pid: child.pid,
-    memory: () => processMemory(child.pid),
-    stdout: () => out,
-    stop: async (signal: Deno.Signal = "SIGTERM") => {
-      if (code !== undefined) return code;
-      if (!exited) child.kill(signal);
-      code = (await status).code;
-      await pumps;
-      return code;
-    },
+    url: server.url,
+    pid: server.pid,
+    memory: () => processMemory(server.pid),
+    stdout: server.stdout,
+    stop: server.stop,
   };
 }
 
@@ -269,19 +209,7 @@ export async function makeSite(pages: Record<string, unknown>): Promise<Site> {
   const root = await Deno.realPath(
     await Deno.makeTempDir({ prefix: "editor-load-" }),
   );
-  const git = async (...args: string[]) => {
-    const output = await new Deno.Command("git", {
-      args: ["-C", root, ...args],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!output.success) {
-      throw new Error(
-        `git ${args.join(" ")}: ${new TextDecoder().decode(output.stderr)}`,
-      );
-    }
-    return new TextDecoder().decode(output.stdout);
-  };
+  const git = gitIn(root);
   await Deno.mkdir(join(root, "src/content/pages/en"), { recursive: true });
   for (const [name, page] of Object.entries(pages)) {
     await Deno.writeTextFile(

@@ -10,6 +10,7 @@
 import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { CHROMIUM, FLAGS } from "../support/chromium.ts";
+import { gitIn } from "../support/git.ts";
 
 export { CHROMIUM, FLAGS };
 
@@ -93,14 +94,7 @@ export async function startDemo(): Promise<EditingSite> {
   const url = printed.match(/listening on (http:\/\/\S+\/)/)?.[1] ?? "";
   const key = printed.match(/site key for this run is (\S+)/)?.[1] ?? "";
   const root = printed.match(/Demo site copied to (\S+)/)?.[1] ?? "";
-  const git = async (...args: string[]) => {
-    const output = await new Deno.Command("git", {
-      args: ["-C", root, ...args],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    return new TextDecoder().decode(output.stdout);
-  };
+  const git = gitIn(root);
   return {
     url,
     key,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { concatBytes } from "../../lib/bytes.ts";
 import { HttpError } from "../../lib/http/http_error.ts";
 import { answered } from "../support/helpers.ts";
 import { readUploadForm, type UploadLimits } from "../../lib/http/multipart.ts";
@@ -98,13 +99,7 @@ function multipart(
 }
 
 function concat(pieces: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(pieces.reduce((sum, p) => sum + p.length, 0));
-  let offset = 0;
-  for (const piece of pieces) {
-    out.set(piece, offset);
-    offset += piece.length;
-  }
-  return out;
+  return concatBytes(...pieces);
 }
 
 function filePart(data: Uint8Array | string, filename = "a.png"): Part {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
+import { concatBytes } from "../../lib/bytes.ts";
 import { HttpError } from "../../lib/http/http_error.ts";
 import { answered } from "../support/helpers.ts";
 import {
@@ -72,15 +73,8 @@ function acceptedOrRefused(bytes: Uint8Array): ImageInfo | HttpError {
 }
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
-const bytes = (...parts: (readonly number[] | Uint8Array)[]): Uint8Array => {
-  const out = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
-};
+const bytes = (...parts: (readonly number[] | Uint8Array)[]): Uint8Array =>
+  concatBytes(...parts.map((part) => Uint8Array.from(part)));
 const u32be = (n: number): number[] => [
   (n >>> 24) & 255,
   (n >>> 16) & 255,

@@ -87,7 +87,9 @@ export async function verifyWithPython(
 export interface ServeProcess extends AsyncDisposable {
   /** The URL it printed. */
   url: string;
-  /** Everything printed so far on standard output. */
+  /** Its process id. */
+  pid: number;
+  /** Everything printed so far on standard output (up to `keepStdout`). */
   stdout: () => string;
   /** Everything printed so far on standard error. */
   stderr: () => string;
@@ -100,11 +102,14 @@ export interface ServeProcess extends AsyncDisposable {
  *
  * @param args the arguments after `serve`
  * @param env extra environment variables
+ * @param keepStdout how many characters of standard output to keep; the rest
+ *   is read and dropped (a long run logs a line per request)
  * @returns the running server
  */
 export async function startServeProcess(
   args: string[],
   env: Record<string, string> = {},
+  keepStdout = Infinity,
 ): Promise<ServeProcess> {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", "--quiet", CLI, "serve", ...args],
@@ -125,7 +130,10 @@ export async function startServeProcess(
     }
   };
   const pumps = Promise.all([
-    pump(child.stdout, (text) => void (out += text)),
+    pump(
+      child.stdout,
+      (text) => void (out.length < keepStdout && (out += text)),
+    ),
     pump(child.stderr, (text) => void (err += text)),
   ]);
   const deadline = Date.now() + 30_000;
@@ -154,6 +162,7 @@ export async function startServeProcess(
   };
   return {
     url,
+    pid: child.pid,
     stdout: () => out,
     stderr: () => err,
     stop,

@@ -10,6 +10,7 @@ import {
   openCheckout,
 } from "../../lib/repository/local/checkout.ts";
 import type { ClientInfo, Env, Router } from "../../mod.ts";
+import { gitIn } from "./git.ts";
 import { from, signedInEnv, type TestEnv } from "./helpers.ts";
 import type {
   LocalCheckout,
@@ -62,19 +63,7 @@ export async function tempSite(
   );
   const root = join(parent, "site");
   await Deno.mkdir(root);
-  const git = async (...args: string[]) => {
-    const output = await new Deno.Command("git", {
-      args: ["-C", root, ...args],
-      stdout: "piped",
-      stderr: "piped",
-    }).output();
-    if (!output.success) {
-      throw new Error(
-        `git ${args.join(" ")}: ${new TextDecoder().decode(output.stderr)}`,
-      );
-    }
-    return new TextDecoder().decode(output.stdout);
-  };
+  const git = gitIn(root);
   const all = {
     [HOME]: HOME_TEXT,
     "src/content/pages/fr/.gitkeep": "",
