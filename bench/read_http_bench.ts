@@ -1,10 +1,28 @@
 /**
  * The read path over HTTP: `GET /api/content` on `editor serve` (rate window
- * and session checked in KV, path whitelist, file read, version) against a
- * bare `Deno.serve` that reads the same file and answers it as JSON, both
- * real processes on loopback, on a site of 202 pages, in the same run. The
- * same client (node:http, keep-alive) sends to both; each client address
- * sends 50 reads, under the budget of 60, as an editor would.
+ * and session checked in KV, path whitelist, file read, version) against two
+ * peers, all three real processes on loopback, on a site of 202 pages, in the
+ * same run:
+ *
+ * - Keystatic's local-mode API (`@keystatic/core@0.6.9`, the handler
+ *   `@keystatic/astro` mounts at `/api/keystatic/[...params]`), run by
+ *   `bench/keystatic_server.ts` over the same site folder. A page read there is
+ *   `GET /api/keystatic/blob/{git blob sha}/src/content/pages/en/page-N.json`
+ *   with the header `no-cors: 1`, answered with the file's bytes: what
+ *   Keystatic's admin UI sends to read an entry after the tree (`fetchBlob` in
+ *   `packages/keystatic/src/app/useItemData.ts`, served by `blob` in
+ *   `packages/keystatic/src/api/api-node.ts`, github:Thinkmill/keystatic). It
+ *   checks the path against the collection's directory, reads the file and
+ *   its git blob SHA-1 against the one asked; it has no session and no rate
+ *   window (local mode trusts whoever reaches the dev server). The shas are
+ *   the committed ones (`git ls-tree`), as the tree route would give them.
+ * - a bare `Deno.serve` that reads the same file and answers it as JSON
+ *   (`bench/read_baseline_server.ts`), the cheapest possible peer.
+ *
+ * The same client (node:http, keep-alive) sends to all three, the same pages
+ * in turn; each client address sends 50 reads, under the budget of 60, as an
+ * editor would. Before benchmarking, Keystatic's answer to one read is checked
+ * to be the page file's bytes.
  *
  * Run: deno bench -A bench/read_http_bench.ts
  */
@@ -44,29 +62,87 @@ const editor = await startServer(
     }),
   },
 );
-const baselineProcess = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "-A",
-    "--quiet",
-    new URL("./read_baseline_server.ts", import.meta.url).pathname,
-    site.root,
-  ],
-  stdout: "piped",
-  stderr: "inherit",
-}).spawn();
-const reader = baselineProcess.stdout.pipeThrough(new TextDecoderStream())
-  .getReader();
-let printed = "";
-while (!/listening on (\S+)/.test(printed)) {
-  const { value, done } = await reader.read();
-  if (done) throw new Error("the baseline did not start");
-  printed += value;
+/**
+ * Starts a peer server (a script of this folder, given the site folder) and
+ * waits for the URL it prints; its output is drained after.
+ */
+async function startPeer(script: string, runFlags: string[] = []) {
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "-A",
+      "--quiet",
+      ...runFlags,
+      new URL(script, import.meta.url).pathname,
+      site.root,
+    ],
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream())
+    .getReader();
+  let printed = "";
+  while (!/listening on (\S+)/.test(printed)) {
+    const { value, done } = await reader.read();
+    if (done) throw new Error(`${script} did not start`);
+    printed += value;
+  }
+  void (async () => {
+    while (!(await reader.read()).done) { /* drain */ }
+  })();
+  return {
+    process: child,
+    url: /listening on (\S+)/.exec(printed)?.[1] as string,
+  };
 }
-const baselineUrl = /listening on (\S+)/.exec(printed)?.[1] as string;
-void (async () => {
-  while (!(await reader.read()).done) { /* drain */ }
-})();
+const baseline = await startPeer("./read_baseline_server.ts");
+const baselineProcess = baseline.process;
+const baselineUrl = baseline.url;
+/** Stops what is started so far and throws: the bench cannot run. */
+async function abort(
+  error: unknown,
+  peers: Deno.ChildProcess[],
+): Promise<never> {
+  closeConnections();
+  for (const peer of peers) peer.kill();
+  await editor.stop();
+  await site.remove();
+  await Deno.remove(work, { recursive: true });
+  throw error;
+}
+// --no-lock: Keystatic's packages stay out of deno.lock (see the server).
+const keystatic = await startPeer("./keystatic_server.ts", ["--no-lock"])
+  .catch((error) => abort(error, [baselineProcess]));
+
+// The git blob sha of each page, as Keystatic's tree route gives them.
+const shas = new Map<string, string>();
+for (
+  const line of (await site.git("ls-tree", "-r", "HEAD", "src/content/pages"))
+    .trim().split("\n")
+) {
+  const [mode, type, sha, path] = line.split(/\s+/);
+  if (mode && type === "blob" && sha && path) shas.set(path, sha);
+}
+const keystaticPath = (path: string) =>
+  `api/keystatic/blob/${shas.get(path)}/${path}`;
+const check = await send({
+  url: keystatic.url,
+  method: "GET",
+  path: keystaticPath("src/content/pages/en/page-7.json"),
+  from: "127.0.9.2",
+  headers: { "no-cors": "1" },
+});
+const expected = await Deno.readTextFile(
+  join(site.root, "src/content/pages/en/page-7.json"),
+);
+if (check.status !== 200 || check.text !== expected) {
+  await abort(
+    new Error(
+      `Keystatic did not answer the page: ${check.status} ${check.text}`,
+    ),
+    [baselineProcess, keystatic.process],
+  );
+}
 
 const login = await send({
   url: editor.url,
@@ -120,11 +196,29 @@ Deno.bench({
   },
 });
 
+Deno.bench({
+  name: "Keystatic local API GET /api/keystatic/blob, over HTTP",
+  group: "read-http",
+  async fn() {
+    const { path, from } = next();
+    const reply = await send({
+      url: keystatic.url,
+      method: "GET",
+      path: keystaticPath(path),
+      from,
+      headers: { "no-cors": "1" },
+    });
+    if (reply.status !== 200) throw new Error(`status ${reply.status}`);
+  },
+});
+
 globalThis.addEventListener("unload", () => {
   closeConnections();
-  try {
-    baselineProcess.kill();
-  } catch { /* already gone */ }
+  for (const peer of [baselineProcess, keystatic.process]) {
+    try {
+      peer.kill();
+    } catch { /* already gone */ }
+  }
   void editor.stop();
   Deno.removeSync(site.root, { recursive: true });
   Deno.removeSync(work, { recursive: true });
