@@ -4,7 +4,8 @@
  * @module
  */
 
-import type { Handler } from "../lib/http/env.ts";
+import type { Env, Handler } from "../lib/http/env.ts";
+import type { RepositoryFile } from "../lib/repository/repository.ts";
 import { notFound } from "../lib/http/http_error.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { pathParameter } from "../lib/http/page_request.ts";
@@ -49,10 +50,11 @@ export function createContentRoute(options: RouterOptions): ContentRoute {
     async ({ request, env, client }) => {
       const takeSlot = await limitRate(env, "content", client, request);
       await requireSession(env, request);
-      await takeSlot();
-      const path = pathParameter(request, locales);
-      const file = await requireRepository(env).read(path);
-      if (!file) throw notFound("no such file in the repository");
+      // The file is read while the slot is committed (reading changes
+      // nothing); the slot's refusal still answers first.
+      const reading = readPage(env, request, locales);
+      await Promise.all([takeSlot(), reading.catch(() => {})]);
+      const file = await reading;
       return jsonResponse(200, {
         // The whole file, a byte order mark included.
         content: new TextDecoder("utf-8", { ignoreBOM: true }).decode(
@@ -66,4 +68,16 @@ export function createContentRoute(options: RouterOptions): ContentRoute {
     onRequest: dispatch("/api/content", { GET: onRequestGet }),
     onRequestGet,
   };
+}
+
+/** The page a read names: 400 for a path off the whitelist, 404 if absent. */
+async function readPage(
+  env: Env,
+  request: Request,
+  locales: readonly string[],
+): Promise<RepositoryFile> {
+  const path = pathParameter(request, locales);
+  const file = await requireRepository(env).read(path);
+  if (!file) throw notFound("no such file in the repository");
+  return file;
 }

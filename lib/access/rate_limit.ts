@@ -10,7 +10,7 @@ import { now } from "../http/env.ts";
 import { HttpError } from "../http/http_error.ts";
 import { kvOf } from "./kv_binding.ts";
 import { peekSlot } from "./rate_window.ts";
-import { rememberSession, sessionKeys } from "./session.ts";
+import { checkSessionAgain, rememberSession, sessionKeys } from "./session.ts";
 import { BUDGETS } from "../limits.ts";
 export { BUDGETS };
 
@@ -29,7 +29,9 @@ export type RateRoute = "auth" | "content" | "save" | "upload";
  * @param client the client's tag
  * @param request the request, on the routes that require a session: the
  *   sessions it names are read in the same KV round trip as the window, for
- *   `requireSession`
+ *   `requireSession`; for an editor this process has served before, they
+ *   are taken from what it saw and checked by the slot's commit instead
+ *   (one round trip in all)
  * @returns a function that takes the slot (429 if it was lost meanwhile)
  * @throws {HttpError} 429 with `retry-after` when the budget is spent, 503
  *   when `RATE_LIMIT` is missing
@@ -47,6 +49,7 @@ export async function limitRate(
     BUDGETS[route],
     () => now(env),
     sessions,
+    request ? (also) => checkSessionAgain(also, env) : undefined,
   );
   if (!peek.ok) throw tooMany(route, peek.retryAfterSeconds);
   if (request) rememberSession(request, env, peek.also);

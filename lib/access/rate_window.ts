@@ -10,6 +10,14 @@
  * them, so a client known to be over budget stays so until then, and a flood
  * is answered without reading the KV again.
  *
+ * What the process last wrote to a window, and the sessions it last read
+ * with it, are kept too (bounded), so that the next request of the same
+ * editor can skip the read: its slot is committed with a versionstamp check
+ * on each of those entries, which fails when anything changed since (another
+ * process took a slot, a session ended). Then the entries are read again and
+ * the request is answered as a first read would answer it. The budget stays
+ * exact: a slot is only ever committed against the entries as they are.
+ *
  * @module
  */
 
@@ -45,6 +53,45 @@ export class WindowContentionError extends Error {
 const MAX_ATTEMPTS = 200;
 const MEMO_MAX = 10_000;
 const blockedUntil = new WeakMap<KvStore, Map<string, number>>();
+/** At most this many other keys are checked when a slot is taken unread. */
+const SEEN_ALSO_MAX = 4;
+const lastSeen = new WeakMap<KvStore, Map<string, KvEntry<unknown>>>();
+
+function seenOf(kv: KvStore): Map<string, KvEntry<unknown>> {
+  let seen = lastSeen.get(kv);
+  if (!seen) {
+    seen = new Map();
+    lastSeen.set(kv, seen);
+  }
+  return seen;
+}
+
+function note(
+  kv: KvStore,
+  keys: readonly KvKey[],
+  entries: readonly KvEntry<unknown>[],
+): void {
+  const seen = seenOf(kv);
+  if (seen.size + keys.length > MEMO_MAX) seen.clear();
+  keys.forEach((key, index) => {
+    const entry = entries[index];
+    if (entry) seen.set(JSON.stringify(key), entry);
+  });
+}
+
+function recall(
+  kv: KvStore,
+  keys: readonly KvKey[],
+): KvEntry<unknown>[] | undefined {
+  const seen = seenOf(kv);
+  const entries: KvEntry<unknown>[] = [];
+  for (const key of keys) {
+    const entry = seen.get(JSON.stringify(key));
+    if (!entry) return undefined;
+    entries.push(entry);
+  }
+  return entries;
+}
 
 function memoOf(kv: KvStore): Map<string, number> {
   let memo = blockedUntil.get(kv);
@@ -90,6 +137,11 @@ export type PeekResult =
  * @param clock the current time in milliseconds
  * @param alsoRead more keys read with the window in one round trip (the
  *   sessions a request names), unless it is refused without reading
+ * @param recheck given with 1 to 4 `alsoRead` keys, lets the window and
+ *   those entries be taken from what this process last saw of them instead
+ *   of read; when the take finds them changed, it reads them again, answers
+ *   a refusal, and calls `recheck` with the fresh entries (which throws to
+ *   refuse) before it takes the slot
  * @returns the refusal, or a way to take the slot and the other entries
  */
 export async function peekSlot(
@@ -98,6 +150,7 @@ export async function peekSlot(
   budget: Budget,
   clock: () => number,
   alsoRead: readonly KvKey[] = [],
+  recheck?: (also: readonly KvEntry<unknown>[]) => void,
 ): Promise<PeekResult> {
   const memo = memoOf(kv);
   const id = JSON.stringify(key);
@@ -112,10 +165,25 @@ export async function peekSlot(
     }
     memo.delete(id);
   }
+  const unread = recheck !== undefined && alsoRead.length > 0 &&
+    alsoRead.length <= SEEN_ALSO_MAX;
+  const seen = unread ? recall(kv, [key, ...alsoRead]) : undefined;
+  if (
+    seen?.[0] && inWindow(seen[0].value, budget, clock()).length < budget.limit
+  ) {
+    const [entry, ...also] = seen;
+    return {
+      ok: true,
+      also,
+      take: () =>
+        takeSeen(kv, key, budget, clock, [entry, alsoRead, also], recheck!),
+    };
+  }
   const [entry, ...also] = alsoRead.length === 0
     ? [await retryBusy(() => kv.get<unknown>(key))]
     : await getEntries(kv, [key, ...alsoRead]);
   if (entry === undefined) throw new Error("getMany answered no entry");
+  if (unread) note(kv, [key, ...alsoRead], [entry, ...also]);
   const refused = refusal(entry.value, budget, clock(), memo, id);
   if (refused) return refused;
   return {
@@ -160,7 +228,10 @@ export async function takeSlot(
         .set(key, recent, { expireIn: budget.windowMs })
         .commit()
     );
-    if (result.ok) return { ok: true };
+    if (result.ok) {
+      note(kv, [key], [{ value: recent, versionstamp: result.versionstamp }]);
+      return { ok: true };
+    }
     entry = undefined;
     if (attempt > 2) {
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 5));
@@ -172,6 +243,58 @@ export async function takeSlot(
 }
 
 /** The refusal for a full window, remembered until its oldest slot frees. */
+/**
+ * Takes a slot against the entries this process last saw: one atomic commit
+ * that checks the window and each other entry. When any of them changed,
+ * they are read again and the request is answered as from a first read.
+ */
+async function takeSeen(
+  kv: KvStore,
+  key: KvKey,
+  budget: Budget,
+  clock: () => number,
+  [entry, alsoRead, also]: [
+    KvEntry<unknown>,
+    readonly KvKey[],
+    readonly KvEntry<unknown>[],
+  ],
+  recheck: (also: readonly KvEntry<unknown>[]) => void,
+): Promise<WindowResult> {
+  const now = clock();
+  const recent = inWindow(entry.value, budget, now);
+  recent.push(now);
+  const checks = [
+    { key, versionstamp: entry.versionstamp },
+    ...alsoRead.map((other, index) => ({
+      key: other,
+      versionstamp: also[index]?.versionstamp ?? null,
+    })),
+  ];
+  const result = await retryBusy(() =>
+    kv.atomic()
+      .check(...checks)
+      .set(key, recent, { expireIn: budget.windowMs })
+      .commit()
+  );
+  if (result.ok) {
+    note(kv, [key], [{ value: recent, versionstamp: result.versionstamp }]);
+    return { ok: true };
+  }
+  const [fresh, ...freshAlso] = await getEntries(kv, [key, ...alsoRead]);
+  if (fresh === undefined) throw new Error("getMany answered no entry");
+  note(kv, [key, ...alsoRead], [fresh, ...freshAlso]);
+  const refused = refusal(
+    fresh.value,
+    budget,
+    clock(),
+    memoOf(kv),
+    JSON.stringify(key),
+  );
+  if (refused) return refused;
+  recheck(freshAlso);
+  return await takeSlot(kv, key, budget, clock, fresh);
+}
+
 function refusal(
   value: unknown,
   budget: Budget,

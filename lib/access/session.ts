@@ -130,6 +130,21 @@ export function rememberSession(
 }
 
 /**
+ * The session check again, on entries read afresh when those a request was
+ * first checked with turned out to be out of date.
+ *
+ * @param entries the sessions the request names, as they are now
+ * @param env the host's bindings (the key hash, the clock)
+ * @throws {HttpError} 401 when none of them is an open session
+ */
+export function checkSessionAgain(
+  entries: readonly KvEntry<unknown>[],
+  env: Env,
+): void {
+  if (!isOpenSession(entries, env)) throw unauthorized("no valid session");
+}
+
+/**
  * Ends the sessions a same-site request names (every well-formed
  * `editor_session` it carries, so a cookie planted beside the real one cannot
  * keep it alive).
