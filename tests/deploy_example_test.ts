@@ -4,8 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startGitHubDouble } from "./support/github_double.ts";
-import { fastHash } from "./support/helpers.ts";
+import { githubEnv, startGitHubDouble } from "./support/github_double.ts";
+import { assertPublishedOver, fastHash, logInOver } from "./support/helpers.ts";
 import { gitHashObject, HOME, HOME_TEXT } from "./support/site.ts";
 import { startDeployEntry } from "./support/deploy_entry.ts";
 
@@ -23,22 +23,12 @@ Deno.test("the Deno Deploy entry point serves log in, read, publish and log out 
         HOSTNAME: "127.0.0.1",
         EDITOR_KV_PATH: join(work, "kv.sqlite3"),
         EDITOR_KEY_HASH: await fastHash(key),
-        GITHUB_TOKEN: github.token,
-        GITHUB_REPOSITORY: github.repository,
-        GITHUB_API_URL: github.url,
+        ...githubEnv(github),
       },
       (out, err) => LISTENING.test(out + err),
     );
     const url = LISTENING.exec(running.out + running.err)?.[1];
-    const login = await fetch(`${url}/api/auth`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ key }),
-    });
-    assert.equal(login.status, 200);
-    await login.body?.cancel();
-    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0])
-      .join("; ");
+    const cookie = await logInOver(url!, key);
     const read = await fetch(`${url}/api/content?path=${HOME}`, {
       headers: { cookie },
     });
@@ -46,17 +36,11 @@ Deno.test("the Deno Deploy entry point serves log in, read, publish and log out 
       content: HOME_TEXT,
       version: await gitHashObject(HOME_TEXT),
     });
-    const save = await fetch(`${url}/api/save`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie },
-      body: JSON.stringify({
-        path: HOME,
-        content: '{"title":"Deployed"}',
-        version: await gitHashObject(HOME_TEXT),
-      }),
+    await assertPublishedOver(url!, cookie, {
+      path: HOME,
+      content: '{"title":"Deployed"}',
+      version: await gitHashObject(HOME_TEXT),
     });
-    assert.equal(save.status, 200);
-    await save.body?.cancel();
     assert.equal(
       new TextDecoder().decode(github.files.get(HOME)),
       '{\n  "title": "Deployed"\n}\n',

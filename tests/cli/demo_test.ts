@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
+import { assertPublishedOver, logInOver } from "../support/helpers.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const EXAMPLE = join(ROOT, "examples/site");
@@ -124,15 +125,7 @@ Deno.test("deno task demo serves the example site, the overlay's loader tag and 
     await hidden.body?.cancel();
 
     // The routes, with the printed key: a publish shows on the next reload.
-    const login = await fetch(`${url}api/auth`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ key }),
-    });
-    assert.equal(login.status, 200);
-    await login.body?.cancel();
-    const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0])
-      .join("; ");
+    const cookie = await logInOver(url, key);
     const path = "src/content/pages/en/home.json";
     const read = await fetch(`${url}api/content?path=${path}`, {
       headers: { cookie },
@@ -140,18 +133,12 @@ Deno.test("deno task demo serves the example site, the overlay's loader tag and 
     const { content, version } = await read.json();
     const page = JSON.parse(content);
     page.title = "Edited in place";
-    const save = await fetch(`${url}api/save`, {
-      method: "POST",
-      headers: { "content-type": "application/json", cookie },
-      body: JSON.stringify({
-        path,
-        content: JSON.stringify(page),
-        version,
-        message: "Retitle the home page",
-      }),
+    await assertPublishedOver(url, cookie, {
+      path,
+      content: JSON.stringify(page),
+      version,
+      message: "Retitle the home page",
     });
-    assert.equal(save.status, 200, await save.clone().text());
-    await save.body?.cancel();
     assert.match(
       await (await fetch(`${url}en/`)).text(),
       /<h1 data-inpage-text="\/title">Edited in place<\/h1>/,

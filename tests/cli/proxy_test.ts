@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli, startServeProcess } from "../support/cli.ts";
+import { runCli, serveCheckout } from "../support/cli.ts";
 import { tempSite } from "../support/site.ts";
 
 /** The bytes of the streamed asset: 3 MiB, every byte value. */
@@ -77,156 +77,157 @@ function devServer() {
   return { server, seen, url: `http://127.0.0.1:${server.addr.port}` };
 }
 
-Deno.test("editor serve --proxy passes a page, a streamed binary asset, a streamed request body and a redirect to the dev server", async () => {
-  await using site = await tempSite();
+/**
+ * A site served by `editor serve --proxy` to a fresh dev server; the server,
+ * the dev server and the site are closed in that order when disposed.
+ */
+async function proxiedSite() {
+  const site = await tempSite();
   const dev = devServer();
   try {
-    await using server = await startServeProcess([
-      "--repo",
-      site.root,
-      "--proxy",
-      dev.url,
-      "--port",
-      "0",
-      "--kv",
-      ":memory:",
-    ]);
-    assert.match(
-      server.stdout(),
-      new RegExp(`, other paths from the dev server at ${dev.url}/\\)\n`),
-    );
-    const page = await fetch(`${server.url}en/?lang=en`);
-    assert.equal(page.status, 200);
-    assert.equal(page.headers.get("x-dev"), "yes");
-    assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
-    assert.match(await page.text(), /data-inpage-page="src\/content\/pages/);
-    assert.equal(dev.seen.at(-1)?.path, "/en/?lang=en");
-
-    const asset = await fetch(`${server.url}assets/photo.bin`);
-    assert.equal(asset.headers.get("content-type"), "application/octet-stream");
-    let received = 0;
-    let chunks = 0;
-    const copy = new Uint8Array(ASSET.length);
-    for await (const chunk of asset.body!) {
-      copy.set(chunk, received);
-      received += chunk.byteLength;
-      chunks++;
-    }
-    assert.equal(received, ASSET.length);
-    assert.ok(chunks > 1, "arrives in several chunks");
-    assert.deepEqual(copy, ASSET);
-
-    const upload = new ReadableStream<Uint8Array>({
-      start(controller) {
-        controller.enqueue(ASSET.subarray(0, 100_000));
-        controller.enqueue(ASSET.subarray(100_000, 250_000));
-        controller.close();
+    const server = await serveCheckout(site.root, {
+      args: ["--proxy", dev.url],
+    });
+    return {
+      dev,
+      server,
+      async [Symbol.asyncDispose]() {
+        try {
+          await server[Symbol.asyncDispose]();
+        } finally {
+          await dev.server.shutdown();
+          await site[Symbol.asyncDispose]();
+        }
       },
-    });
-    const echo = await fetch(`${server.url}echo`, {
-      method: "PUT",
-      headers: { "x-custom": "kept" },
-      body: upload,
-    });
-    assert.equal(echo.status, 201);
-    assert.equal(echo.headers.get("x-method"), "PUT");
-    assert.equal(echo.headers.get("x-custom"), "kept");
-    assert.deepEqual(
-      new Uint8Array(await echo.arrayBuffer()),
-      ASSET.subarray(0, 250_000),
-    );
-    const forwarded = dev.seen.at(-1)?.headers;
-    assert.equal(
-      forwarded?.get("x-forwarded-host"),
-      new URL(server.url).host,
-    );
-
-    const moved = await fetch(`${server.url}old`, { redirect: "manual" });
-    assert.equal(moved.status, 301);
-    assert.equal(moved.headers.get("location"), "/en/?from=old");
-    await moved.body?.cancel();
-
-    const missing = await fetch(`${server.url}nothing`);
-    assert.equal(missing.status, 404);
-    assert.equal(await missing.text(), "dev 404");
-
-    // The editor's routes are never sent to the dev server.
-    const before = dev.seen.length;
-    const logout = await fetch(`${server.url}api/auth`, { method: "DELETE" });
-    assert.deepEqual(await logout.json(), { ok: true });
-    const read = await fetch(
-      `${server.url}api/content?path=src/content/pages/en/home.json`,
-    );
-    assert.equal(read.status, 401);
-    await read.body?.cancel();
-    const inpage = await fetch(`${server.url}_inpage/nothing.js`);
-    assert.equal(inpage.status, 404);
-    await inpage.body?.cancel();
-    const loader = await fetch(`${server.url}_inpage/loader.js`);
-    assert.equal(loader.status, 200);
-    assert.match(loader.headers.get("content-type") ?? "", /^text\/javascript/);
-    await loader.body?.cancel();
-    assert.equal(dev.seen.length, before);
-    assert.equal(await server.stop(), 0);
-  } finally {
+    };
+  } catch (error) {
     await dev.server.shutdown();
+    await site[Symbol.asyncDispose]();
+    throw error;
   }
+}
+
+Deno.test("editor serve --proxy passes a page, a streamed binary asset, a streamed request body and a redirect to the dev server", async () => {
+  await using proxied = await proxiedSite();
+  const { dev, server } = proxied;
+  assert.match(
+    server.stdout(),
+    new RegExp(`, other paths from the dev server at ${dev.url}/\\)\n`),
+  );
+  const page = await fetch(`${server.url}en/?lang=en`);
+  assert.equal(page.status, 200);
+  assert.equal(page.headers.get("x-dev"), "yes");
+  assert.equal(page.headers.get("content-type"), "text/html; charset=utf-8");
+  assert.match(await page.text(), /data-inpage-page="src\/content\/pages/);
+  assert.equal(dev.seen.at(-1)?.path, "/en/?lang=en");
+
+  const asset = await fetch(`${server.url}assets/photo.bin`);
+  assert.equal(asset.headers.get("content-type"), "application/octet-stream");
+  let received = 0;
+  let chunks = 0;
+  const copy = new Uint8Array(ASSET.length);
+  for await (const chunk of asset.body!) {
+    copy.set(chunk, received);
+    received += chunk.byteLength;
+    chunks++;
+  }
+  assert.equal(received, ASSET.length);
+  assert.ok(chunks > 1, "arrives in several chunks");
+  assert.deepEqual(copy, ASSET);
+
+  const upload = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(ASSET.subarray(0, 100_000));
+      controller.enqueue(ASSET.subarray(100_000, 250_000));
+      controller.close();
+    },
+  });
+  const echo = await fetch(`${server.url}echo`, {
+    method: "PUT",
+    headers: { "x-custom": "kept" },
+    body: upload,
+  });
+  assert.equal(echo.status, 201);
+  assert.equal(echo.headers.get("x-method"), "PUT");
+  assert.equal(echo.headers.get("x-custom"), "kept");
+  assert.deepEqual(
+    new Uint8Array(await echo.arrayBuffer()),
+    ASSET.subarray(0, 250_000),
+  );
+  const forwarded = dev.seen.at(-1)?.headers;
+  assert.equal(
+    forwarded?.get("x-forwarded-host"),
+    new URL(server.url).host,
+  );
+
+  const moved = await fetch(`${server.url}old`, { redirect: "manual" });
+  assert.equal(moved.status, 301);
+  assert.equal(moved.headers.get("location"), "/en/?from=old");
+  await moved.body?.cancel();
+
+  const missing = await fetch(`${server.url}nothing`);
+  assert.equal(missing.status, 404);
+  assert.equal(await missing.text(), "dev 404");
+
+  // The editor's routes are never sent to the dev server.
+  const before = dev.seen.length;
+  const logout = await fetch(`${server.url}api/auth`, { method: "DELETE" });
+  assert.deepEqual(await logout.json(), { ok: true });
+  const read = await fetch(
+    `${server.url}api/content?path=src/content/pages/en/home.json`,
+  );
+  assert.equal(read.status, 401);
+  await read.body?.cancel();
+  const inpage = await fetch(`${server.url}_inpage/nothing.js`);
+  assert.equal(inpage.status, 404);
+  await inpage.body?.cancel();
+  const loader = await fetch(`${server.url}_inpage/loader.js`);
+  assert.equal(loader.status, 200);
+  assert.match(loader.headers.get("content-type") ?? "", /^text\/javascript/);
+  await loader.body?.cancel();
+  assert.equal(dev.seen.length, before);
+  assert.equal(await server.stop(), 0);
 });
 
 Deno.test("editor serve --proxy relays a WebSocket both ways with the dev server's sub-protocol", async () => {
-  await using site = await tempSite();
-  const dev = devServer();
-  try {
-    await using server = await startServeProcess([
-      "--repo",
-      site.root,
-      "--proxy",
-      dev.url,
-      "--port",
-      "0",
-      "--kv",
-      ":memory:",
-    ]);
-    const socket = new WebSocket(
-      `${server.url.replace("http:", "ws:")}live?token=abc`,
-      ["vite-hmr"],
-    );
-    socket.binaryType = "arraybuffer";
-    const messages: (string | ArrayBuffer)[] = [];
-    const next = () =>
-      new Promise<string | ArrayBuffer>((resolve, reject) => {
-        const take = () => {
-          if (messages.length > 0) return resolve(messages.shift()!);
-          socket.addEventListener("message", take, { once: true });
-        };
-        socket.addEventListener("error", () => reject(new Error("error")), {
-          once: true,
-        });
-        take();
+  await using proxied = await proxiedSite();
+  const { dev, server } = proxied;
+  const socket = new WebSocket(
+    `${server.url.replace("http:", "ws:")}live?token=abc`,
+    ["vite-hmr"],
+  );
+  socket.binaryType = "arraybuffer";
+  const messages: (string | ArrayBuffer)[] = [];
+  const next = () =>
+    new Promise<string | ArrayBuffer>((resolve, reject) => {
+      const take = () => {
+        if (messages.length > 0) return resolve(messages.shift()!);
+        socket.addEventListener("message", take, { once: true });
+      };
+      socket.addEventListener("error", () => reject(new Error("error")), {
+        once: true,
       });
-    socket.onmessage = (event) => messages.push(event.data);
-    await new Promise((resolve, reject) => {
-      socket.onopen = resolve;
-      socket.onerror = () =>
-        reject(new Error("no WebSocket through the proxy"));
+      take();
     });
-    assert.equal(socket.protocol, "vite-hmr");
-    assert.equal(await next(), "connected");
-    socket.send("hello");
-    assert.equal(await next(), "echo: hello");
-    socket.send(new Uint8Array([0, 255, 7]));
-    assert.deepEqual(
-      new Uint8Array(await next() as ArrayBuffer),
-      new Uint8Array([0, 255, 7]),
-    );
-    assert.equal(dev.seen.at(-1)?.path, "/live?token=abc");
-    const closed = new Promise((resolve) => socket.onclose = resolve);
-    socket.close(1000);
-    await closed;
-    assert.equal(await server.stop(), 0);
-  } finally {
-    await dev.server.shutdown();
-  }
+  socket.onmessage = (event) => messages.push(event.data);
+  await new Promise((resolve, reject) => {
+    socket.onopen = resolve;
+    socket.onerror = () => reject(new Error("no WebSocket through the proxy"));
+  });
+  assert.equal(socket.protocol, "vite-hmr");
+  assert.equal(await next(), "connected");
+  socket.send("hello");
+  assert.equal(await next(), "echo: hello");
+  socket.send(new Uint8Array([0, 255, 7]));
+  assert.deepEqual(
+    new Uint8Array(await next() as ArrayBuffer),
+    new Uint8Array([0, 255, 7]),
+  );
+  assert.equal(dev.seen.at(-1)?.path, "/live?token=abc");
+  const closed = new Promise((resolve) => socket.onclose = resolve);
+  socket.close(1000);
+  await closed;
+  assert.equal(await server.stop(), 0);
 });
 
 Deno.test("editor serve --proxy answers 502 JSON when the dev server does not answer", async () => {
@@ -234,16 +235,9 @@ Deno.test("editor serve --proxy answers 502 JSON when the dev server does not an
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();
-  await using server = await startServeProcess([
-    "--repo",
-    site.root,
-    "--proxy",
-    `http://127.0.0.1:${port}`,
-    "--port",
-    "0",
-    "--kv",
-    ":memory:",
-  ]);
+  await using server = await serveCheckout(site.root, {
+    args: ["--proxy", `http://127.0.0.1:${port}`],
+  });
   const response = await fetch(`${server.url}en/`);
   assert.equal(response.status, 502);
   assert.deepEqual(await response.json(), { error: "unavailable" });

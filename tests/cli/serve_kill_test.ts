@@ -8,25 +8,12 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { startServeProcess } from "../support/cli.ts";
-import { fastHash } from "../support/helpers.ts";
+import { fastHash, logInOver } from "../support/helpers.ts";
 import { gitHashObject, HOME, HOME_TEXT, tempSite } from "../support/site.ts";
 import { STRESS } from "../support/runs.ts";
 
 const KEY = "kill key";
 const KILLS = STRESS ? 40 : 6;
-
-async function logIn(url: string): Promise<string> {
-  const response = await fetch(`${url}api/auth`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ key: KEY }),
-  });
-  assert.equal(response.status, 200);
-  await response.body?.cancel();
-  return response.headers.getSetCookie().map((c) => c.split(";")[0]).join(
-    "; ",
-  );
-}
 
 /** A page of about 60 KB, so that writing it takes a moment. */
 function page(n: number): string {
@@ -63,7 +50,7 @@ Deno.test("editor serve killed with SIGKILL mid-publish leaves a whole file, and
       const server = await startServeProcess(args(kill), {
         EDITOR_KEY_HASH: hash,
       });
-      const cookie = await logIn(server.url);
+      const cookie = await logInOver(server.url, KEY);
       // Publish in a loop from the file's current version until killed.
       const publishing = (async () => {
         for (;;) {
@@ -104,7 +91,7 @@ Deno.test("editor serve killed with SIGKILL mid-publish leaves a whole file, and
       (await site.git("status", "--porcelain", "--untracked-files=all")).trim(),
       "",
     );
-    const cookie = await logIn(server.url);
+    const cookie = await logInOver(server.url, KEY);
     const current = await Deno.readTextFile(join(site.root, HOME));
     const response = await fetch(`${server.url}api/save`, {
       method: "POST",

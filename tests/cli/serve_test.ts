@@ -1,8 +1,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { runCli, startServeProcess } from "../support/cli.ts";
+import {
+  assertHelpMentions,
+  runCli,
+  serveCheckout,
+  startServeProcess,
+} from "../support/cli.ts";
 import { gitHashObject, HOME, HOME_TEXT, tempSite } from "../support/site.ts";
-import { assertNoSecrets, fastHash } from "../support/helpers.ts";
+import {
+  assertNoSecrets,
+  assertPublishedOver,
+  fastHash,
+  logInOver,
+} from "../support/helpers.ts";
 
 const KEY = "serve key";
 
@@ -15,27 +25,16 @@ async function kvFile(): Promise<AsyncDisposable & { path: string }> {
   };
 }
 
-async function logIn(url: string, key: string): Promise<string> {
-  const response = await fetch(`${url}api/auth`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ key }),
-  });
-  assert.equal(response.status, 200, await response.clone().text());
-  await response.body?.cancel();
-  return response.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
-}
-
 Deno.test("editor serve runs the whole flow over a git checkout: log in, read, publish, conflict, log out", async () => {
   await using site = await tempSite();
   const hash = await fastHash(KEY);
   await using kv = await kvFile();
-  await using server = await startServeProcess(
-    ["--repo", site.root, "--port", "0", "--kv", kv.path],
-    { EDITOR_KEY_HASH: hash },
-  );
+  await using server = await serveCheckout(site.root, {
+    kv: kv.path,
+    env: { EDITOR_KEY_HASH: hash },
+  });
   assert.match(server.url, /^http:\/\/127\.0\.0\.1:\d+\/$/);
-  const cookie = await logIn(server.url, KEY);
+  const cookie = await logInOver(server.url, KEY);
   const read = async () => {
     const response = await fetch(`${server.url}api/content?path=${HOME}`, {
       headers: { cookie },
@@ -122,19 +121,13 @@ Deno.test("editor serve runs the whole flow over a git checkout: log in, read, p
 Deno.test("editor serve prints a random key once when EDITOR_KEY_HASH is not set, and stops on SIGINT", async () => {
   await using site = await tempSite();
   await using kv = await kvFile();
-  await using server = await startServeProcess([
-    "--repo",
-    site.root,
-    "--port",
-    "0",
-    "--kv",
-    kv.path,
-  ], {
-    EDITOR_KEY_HASH: "",
+  await using server = await serveCheckout(site.root, {
+    kv: kv.path,
+    env: { EDITOR_KEY_HASH: "" },
   });
   const key = /site key for this run is (\S+)/.exec(server.stderr())?.[1];
   assert.ok(key, server.stderr());
-  await logIn(server.url, key);
+  await logInOver(server.url, key);
   assert.equal(await server.stop("SIGINT"), 0);
   assert.equal(
     server.stderr().split(key).length - 1,
@@ -147,30 +140,18 @@ Deno.test("editor serve prints a random key once when EDITOR_KEY_HASH is not set
 Deno.test("editor serve --no-commit writes without committing", async () => {
   await using site = await tempSite();
   await using kv = await kvFile();
-  await using server = await startServeProcess([
-    "--repo",
-    site.root,
-    "--port",
-    "0",
-    "--kv",
-    kv.path,
-    "--no-commit",
-  ], {
-    EDITOR_KEY_HASH: await fastHash(KEY),
+  await using server = await serveCheckout(site.root, {
+    kv: kv.path,
+    args: ["--no-commit"],
+    env: { EDITOR_KEY_HASH: await fastHash(KEY) },
   });
   assert.match(server.stdout(), /no commits/);
-  const cookie = await logIn(server.url, KEY);
-  const response = await fetch(`${server.url}api/save`, {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie },
-    body: JSON.stringify({
-      path: HOME,
-      content: '{"title":"x"}',
-      version: await gitHashObject(HOME_TEXT),
-    }),
+  const cookie = await logInOver(server.url, KEY);
+  await assertPublishedOver(server.url, cookie, {
+    path: HOME,
+    content: '{"title":"x"}',
+    version: await gitHashObject(HOME_TEXT),
   });
-  assert.equal(response.status, 200);
-  await response.body?.cancel();
   assert.equal(await site.commitCount(), 1);
   assert.equal(await site.read(HOME), '{\n  "title": "x"\n}\n');
   await server.stop();
@@ -188,7 +169,7 @@ Deno.test("editor serve --demo serves a demo site from a temporary repository an
   const folder = /Demo site: (\S+)/.exec(server.stderr())?.[1] ?? "";
   const key = /site key for this run is (\S+)/.exec(server.stderr())?.[1] ?? "";
   assert.match(server.stdout(), /locales en, fr/);
-  const cookie = await logIn(server.url, key);
+  const cookie = await logInOver(server.url, key);
   const response = await fetch(
     `${server.url}api/content?path=src/content/pages/fr/accueil.json`,
     {
@@ -256,15 +237,9 @@ Deno.test("editor serve takes its locales from the folders under src/content/pag
     "src/content/pages/de/start.json": "{}\n",
   });
   await using kv = await kvFile();
-  await using server = await startServeProcess([
-    "--repo",
-    site.root,
-    "--port",
-    "0",
-    "--kv",
-    kv.path,
-  ], {
-    EDITOR_KEY_HASH: await fastHash(KEY),
+  await using server = await serveCheckout(site.root, {
+    kv: kv.path,
+    env: { EDITOR_KEY_HASH: await fastHash(KEY) },
   });
   assert.match(server.stdout(), /locales de, en, fr/);
   await server.stop();
@@ -289,41 +264,29 @@ Deno.test("editor serve refuses an unusable KV file with one line, before printi
 });
 
 Deno.test("editor serve --help documents every option", async () => {
-  const run = await runCli(["serve", "--help"]);
-  assert.equal(run.code, 0);
-  for (
-    const option of [
-      "--repo <dir>",
-      "--port <port>",
-      "--hostname <address>",
-      "--locales <list>",
-      "--kv <file>",
-      "--no-commit",
-      "--demo",
-      "--site <dir>",
-      "--proxy <url>",
-      "/_inpage/loader.js",
-      "EDITOR_KEY_HASH",
-    ]
-  ) {
-    assert.ok(run.stdout.includes(option), option);
-  }
+  await assertHelpMentions("serve", [
+    "--repo <dir>",
+    "--port <port>",
+    "--hostname <address>",
+    "--locales <list>",
+    "--kv <file>",
+    "--no-commit",
+    "--demo",
+    "--site <dir>",
+    "--proxy <url>",
+    "/_inpage/loader.js",
+    "EDITOR_KEY_HASH",
+  ]);
 });
 
 Deno.test("editor serve stores an upload in the checkout with identical bytes and one commit", async () => {
   await using site = await tempSite();
   await using kv = await kvFile();
-  await using server = await startServeProcess([
-    "--repo",
-    site.root,
-    "--port",
-    "0",
-    "--kv",
-    kv.path,
-  ], {
-    EDITOR_KEY_HASH: await fastHash(KEY),
+  await using server = await serveCheckout(site.root, {
+    kv: kv.path,
+    env: { EDITOR_KEY_HASH: await fastHash(KEY) },
   });
-  const cookie = await logIn(server.url, KEY);
+  const cookie = await logInOver(server.url, KEY);
   const bytes = await Deno.readFile(
     new URL(
       "../../../shared/corpora/images/image-size/valid/jpg/large.jpg",

@@ -4,6 +4,8 @@
  * @module
  */
 
+import assert from "node:assert/strict";
+
 /** Where the project lives. */
 export const ROOT: string = new URL("../../", import.meta.url).pathname;
 
@@ -50,6 +52,23 @@ export async function runCli(
     stdout: new TextDecoder().decode(output.stdout),
     stderr: new TextDecoder().decode(output.stderr),
   };
+}
+
+/**
+ * Runs `editor <command> --help` and asserts that it exits 0 and that its
+ * output holds each of the texts.
+ *
+ * @param command the command, e.g. `serve`
+ * @param texts what the help must mention (each is the message of its own
+ *   assertion)
+ */
+export async function assertHelpMentions(
+  command: string,
+  texts: string[],
+): Promise<void> {
+  const run = await runCli([command, "--help"]);
+  assert.equal(run.code, 0);
+  for (const text of texts) assert.ok(run.stdout.includes(text), text);
 }
 
 /**
@@ -168,4 +187,40 @@ export async function startServeProcess(
     stop,
     [Symbol.asyncDispose]: async () => void await stop(),
   };
+}
+
+/** What else to give `editor serve` over a checkout. */
+export interface ServeCheckoutOptions {
+  /** The KV file; `:memory:` when absent. */
+  kv?: string;
+  /** More arguments (`--site dir`, `--proxy url`, `--no-commit` …). */
+  args?: string[];
+  /** Extra environment variables. */
+  env?: Record<string, string>;
+}
+
+/**
+ * Starts `editor serve --repo <checkout> … --port 0 --kv <kv>` for real and
+ * waits for its URL.
+ *
+ * @param repo the checkout's folder
+ * @param options the KV file, more arguments, extra environment variables
+ * @returns the running server
+ */
+export function serveCheckout(
+  repo: string,
+  options: ServeCheckoutOptions = {},
+): Promise<ServeProcess> {
+  return startServeProcess(
+    [
+      "--repo",
+      repo,
+      ...(options.args ?? []),
+      "--port",
+      "0",
+      "--kv",
+      options.kv ?? ":memory:",
+    ],
+    options.env,
+  );
 }

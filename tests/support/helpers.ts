@@ -166,6 +166,47 @@ export async function login(
 }
 
 /**
+ * Logs in over HTTP, as a browser does, and asserts a 200.
+ *
+ * @param origin the server's base URL, with or without its final `/`
+ * @param key the key to send
+ * @returns the cookie header
+ */
+export async function logInOver(origin: string, key: string): Promise<string> {
+  const response = await fetch(new URL("api/auth", withSlash(origin)), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ key }),
+  });
+  assert.equal(response.status, 200, await response.clone().text());
+  await response.body?.cancel();
+  return cookieFrom(response);
+}
+
+/**
+ * Publishes a page over HTTP, as the overlay does, and asserts a 200.
+ *
+ * @param origin the server's base URL, with or without its final `/`
+ * @param cookie the session's cookie header
+ * @param save the body of `POST /api/save`
+ */
+export async function assertPublishedOver(
+  origin: string,
+  cookie: string,
+  save: { path: string; content: string; version: string; message?: string },
+): Promise<void> {
+  const response = await fetch(new URL("api/save", withSlash(origin)), {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie },
+    body: JSON.stringify(save),
+  });
+  assert.equal(response.status, 200, await response.clone().text());
+  await response.body?.cancel();
+}
+
+const withSlash = (url: string) => url.endsWith("/") ? url : `${url}/`;
+
+/**
  * An env over a KV whose key hash is the key's, and a session opened with
  * the key through the router.
  *
