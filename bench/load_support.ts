@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { crc32 } from "node:zlib";
 import { concatBytes } from "../lib/bytes.ts";
 import { startServeProcess } from "../tests/support/cli.ts";
-import { gitIn } from "../tests/support/git.ts";
+import { commitInitial, gitIn } from "../tests/support/git.ts";
 
 /** One answer, or a request that never finished in time. */
 export interface Reply {
@@ -217,11 +217,7 @@ export async function makeSite(pages: Record<string, unknown>): Promise<Site> {
       JSON.stringify(page, null, 2) + "\n",
     );
   }
-  await git("init", "--quiet", "--initial-branch=main");
-  await git("config", "user.name", "Load");
-  await git("config", "user.email", "load@localhost");
-  await git("add", "--all");
-  await git("commit", "--quiet", "-m", "Initial");
+  await commitInitial(git, "Load", "load@localhost");
   return {
     root,
     git,

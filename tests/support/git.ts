@@ -26,3 +26,23 @@ export function gitIn(root: string): (...args: string[]) => Promise<string> {
     return new TextDecoder().decode(output.stdout);
   };
 }
+
+/**
+ * Makes a folder a git repository on `main` with everything in it committed
+ * as "Initial", under an identity set in that repository only.
+ *
+ * @param git the runner of the folder, from {@linkcode gitIn}
+ * @param name the committer's name
+ * @param email the committer's email
+ */
+export async function commitInitial(
+  git: (...args: string[]) => Promise<string>,
+  name: string,
+  email: string,
+): Promise<void> {
+  await git("init", "--quiet", "--initial-branch=main");
+  await git("config", "user.name", name);
+  await git("config", "user.email", email);
+  await git("add", "--all");
+  await git("commit", "--quiet", "-m", "Initial");
+}

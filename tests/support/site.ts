@@ -10,7 +10,7 @@ import {
   openCheckout,
 } from "../../lib/repository/local/checkout.ts";
 import type { ClientInfo, Env, Router } from "../../mod.ts";
-import { gitIn } from "./git.ts";
+import { commitInitial, gitIn } from "./git.ts";
 import { from, signedInEnv, type TestEnv } from "./helpers.ts";
 import type {
   LocalCheckout,
@@ -73,11 +73,7 @@ export async function tempSite(
     await Deno.mkdir(join(root, path, ".."), { recursive: true });
     await Deno.writeTextFile(join(root, path), text);
   }
-  await git("init", "--quiet", "--initial-branch=main");
-  await git("config", "user.name", "Test");
-  await git("config", "user.email", "test@localhost");
-  await git("add", "--all");
-  await git("commit", "--quiet", "-m", "Initial");
+  await commitInitial(git, "Test", "test@localhost");
   return {
     root,
     git,
