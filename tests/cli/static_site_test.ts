@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { startServeProcess } from "../support/cli.ts";
+import { serveCheckout } from "../support/cli.ts";
 import { tempSite } from "../support/site.ts";
+import { corpusLines } from "../support/corpora.ts";
 import { serveStaticFile } from "../../cli/static_site.ts";
 
 const PNG = new URL(
@@ -78,16 +79,9 @@ async function rawGet(
 Deno.test("editor serve --site refuses traversal, raw and percent-encoded, dotfiles and links out of the site with 404 JSON", async () => {
   await using site = await tempSite();
   await using dist = await builtSite();
-  await using server = await startServeProcess([
-    "--repo",
-    site.root,
-    "--site",
-    dist.root,
-    "--port",
-    "0",
-    "--kv",
-    ":memory:",
-  ]);
+  await using server = await serveCheckout(site.root, {
+    args: ["--site", dist.root],
+  });
   const refused = [
     "/../secret.txt",
     "/../../../../etc/passwd",
@@ -135,16 +129,9 @@ Deno.test("editor serve --site refuses traversal, raw and percent-encoded, dotfi
 Deno.test("editor serve --site resolves folders to index.html, serves files with their content type and nosniff, and a link within the site", async () => {
   await using site = await tempSite();
   await using dist = await builtSite();
-  await using server = await startServeProcess([
-    "--repo",
-    site.root,
-    "--site",
-    dist.root,
-    "--port",
-    "0",
-    "--kv",
-    ":memory:",
-  ]);
+  await using server = await serveCheckout(site.root, {
+    args: ["--site", dist.root],
+  });
   assert.ok(
     server.stdout().includes(
       `, other paths from the files of ${dist.root})\n`,
@@ -200,32 +187,25 @@ Deno.test("editor serve --site resolves folders to index.html, serves files with
 
 Deno.test("serveStaticFile never answers with a file outside the folder for the traversal corpus", async () => {
   await using dist = await builtSite();
-  const folder = new URL(
-    "../../../shared/corpora/traversal/payloadsallthethings/",
-    import.meta.url,
-  );
   let payloads = 0;
-  for await (const entry of Deno.readDir(folder)) {
-    const text = await Deno.readTextFile(new URL(entry.name, folder));
-    for (const line of text.split("\n")) {
-      const payload = line.trim().replaceAll("{FILE}", "secret.txt");
-      if (!payload) continue;
-      let request: Request;
-      try {
-        request = new Request(
-          `http://site.example/${payload.replace(/^\/+/, "")}`,
-        );
-      } catch {
-        continue;
-      }
-      payloads++;
-      const response = await serveStaticFile(request, dist.root);
-      const body = response ? await response.text() : "";
-      assert.ok(
-        !body.includes("SECRET") && !body.includes("private"),
-        payload,
+  for await (const line of corpusLines("traversal/payloadsallthethings/")) {
+    const payload = line.trim().replaceAll("{FILE}", "secret.txt");
+    if (!payload) continue;
+    let request: Request;
+    try {
+      request = new Request(
+        `http://site.example/${payload.replace(/^\/+/, "")}`,
       );
+    } catch {
+      continue;
     }
+    payloads++;
+    const response = await serveStaticFile(request, dist.root);
+    const body = response ? await response.text() : "";
+    assert.ok(
+      !body.includes("SECRET") && !body.includes("private"),
+      payload,
+    );
   }
   assert.ok(payloads > 20_000, `${payloads} payloads`);
 });

@@ -18,25 +18,8 @@ import {
   isSafeMarkup,
   markupFailure,
 } from "../../lib/pages/markup_rule.ts";
-
-const CORPORA = new URL("../../../shared/corpora/", import.meta.url);
-const ALLOWED_TAGS = new Set([
-  "a",
-  "b",
-  "strong",
-  "i",
-  "em",
-  "u",
-  "s",
-  "small",
-  "sub",
-  "sup",
-  "br",
-  "p",
-  "ul",
-  "ol",
-  "li",
-]);
+import { ALLOWED_TAGS } from "../support/allowlist.ts";
+import { CORPORA, corpusFiles, corpusLines } from "../support/corpora.ts";
 
 // The oracle: the rule as it was written with parse5's tokenizer alone (its
 // character references and attribute values decoded by parse5 over the whole
@@ -662,20 +645,14 @@ Deno.test("isSafeMarkup refuses every DOMPurify corpus payload whose output diff
 });
 
 Deno.test("isSafeMarkup leaves nothing outside the allowlist in any PayloadsAllTheThings line, per htmlparser2", async () => {
-  const folder = new URL("xss/payloadsallthethings/", CORPORA);
   let lines = 0;
   const acceptedTags: string[] = [];
-  for await (const entry of Deno.readDir(folder)) {
-    const text = await Deno.readTextFile(
-      new URL(encodeURIComponent(entry.name), folder),
-    );
-    for (const line of text.split("\n")) {
-      lines++;
-      if (!isSafeMarkup(line)) continue;
-      assert.ok(secondParserSeesOnlyAllowed(line), line);
-      assert.deepEqual(treeEvents(line), secondParserEvents(line), line);
-      if (line.includes("<")) acceptedTags.push(line);
-    }
+  for await (const line of corpusLines("xss/payloadsallthethings/")) {
+    lines++;
+    if (!isSafeMarkup(line)) continue;
+    assert.ok(secondParserSeesOnlyAllowed(line), line);
+    assert.deepEqual(treeEvents(line), secondParserEvents(line), line);
+    if (line.includes("<")) acceptedTags.push(line);
   }
   assert.equal(lines, 2723);
   // What passes is text (entities, script-looking words): the one line
@@ -684,14 +661,10 @@ Deno.test("isSafeMarkup leaves nothing outside the allowlist in any PayloadsAllT
 });
 
 Deno.test("isSafeMarkup refuses every SVG XSS file of the corpus", async () => {
-  const folder = new URL("xss/svg_xss/", CORPORA);
   let files = 0;
-  for await (const entry of Deno.readDir(folder)) {
+  for await (const { name, text } of corpusFiles("xss/svg_xss/")) {
     files++;
-    const text = await Deno.readTextFile(
-      new URL(encodeURIComponent(entry.name), folder),
-    );
-    assert.equal(isSafeMarkup(text), false, entry.name);
+    assert.equal(isSafeMarkup(text), false, name);
   }
   assert.equal(files, 9);
 });

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { HttpError } from "../../lib/http/http_error.ts";
 import { answered } from "../support/helpers.ts";
+import { CORPORA, corpusFiles } from "../support/corpora.ts";
 import {
   PAGE_DEPTH_MAX,
   PAGE_KEY_MAX,
@@ -10,7 +11,6 @@ import {
   sanitiseText,
 } from "../../lib/pages/page_rules.ts";
 
-const CORPORA = new URL("../../../shared/corpora/", import.meta.url);
 const CONTENT_MAX = 100_000;
 
 /** The pointer a page is refused at; fails when it is accepted. */
@@ -335,32 +335,23 @@ Deno.test("pageRules refuses a number too large to write, such as 1e999", () => 
 });
 
 Deno.test("pageRules answers every JSONTestSuite parsing file with text or 422 within a second, and every n_ file with 422", async () => {
-  const folder = new URL("json/test_parsing/", CORPORA);
   const counts = { written: 0, refused: 0 };
-  for await (const entry of Deno.readDir(folder)) {
-    const bytes = await Deno.readFile(
-      new URL(encodeURIComponent(entry.name), folder),
-    );
-    const content = new TextDecoder().decode(bytes);
-    const answer = answers(content, entry.name);
+  for await (const { name, text } of corpusFiles("json/test_parsing/")) {
+    const answer = answers(text, name);
     counts[answer]++;
-    if (entry.name.startsWith("n_")) {
-      assert.equal(answer, "refused", entry.name);
+    if (name.startsWith("n_")) {
+      assert.equal(answer, "refused", name);
     }
   }
   assert.equal(counts.written + counts.refused, 318);
 });
 
 Deno.test("pageRules answers every JSONTestSuite transform file with text or 422", async () => {
-  const folder = new URL("json/test_transform/", CORPORA);
-  for await (const entry of Deno.readDir(folder)) {
-    const content = await Deno.readTextFile(
-      new URL(encodeURIComponent(entry.name), folder),
-    );
-    answers(content, entry.name);
+  for await (const { name, text } of corpusFiles("json/test_transform/")) {
+    answers(text, name);
   }
   const nfc = await Deno.readTextFile(
-    new URL("object_key_nfc_nfd.json", folder),
+    new URL("json/test_transform/object_key_nfc_nfd.json", CORPORA),
   );
   assert.equal(refusedAt(nfc), "/e\u0301");
 });

@@ -17,27 +17,11 @@ import {
   signedInEnv,
 } from "../support/helpers.ts";
 import { HOME, tempSite } from "../support/site.ts";
+import { ALLOWED_TAGS } from "../support/allowlist.ts";
+import { CORPORA, corpusFiles } from "../support/corpora.ts";
 
-const corpora = new URL("../../../shared/corpora/", import.meta.url);
 const router = createRouter({ locales: ["en", "fr"] });
 const KEY = "corpus key";
-const ALLOWED_TAGS = new Set([
-  "a",
-  "b",
-  "strong",
-  "i",
-  "em",
-  "u",
-  "s",
-  "small",
-  "sub",
-  "sup",
-  "br",
-  "p",
-  "ul",
-  "ol",
-  "li",
-]);
 
 /** A real local checkout that also counts the calls made to it. */
 function counting(inner: Repository) {
@@ -121,11 +105,8 @@ function treeProblems(node: TreeNode): string[] {
 
 async function lines(folder: string): Promise<string[]> {
   const out: string[] = [];
-  for await (const entry of Deno.readDir(new URL(folder, corpora))) {
-    if (!entry.isFile || !entry.name.endsWith(".txt")) continue;
-    const text = await Deno.readTextFile(
-      new URL(`${folder}/${entry.name}`, corpora),
-    );
+  for await (const { name, text } of corpusFiles(folder)) {
+    if (!name.endsWith(".txt")) continue;
     out.push(...text.split(/\r?\n/).filter((line) => line.length > 0));
   }
   return out;
@@ -147,7 +128,7 @@ async function tree(root: string): Promise<string[]> {
 Deno.test("every DOMPurify payload that DOMPurify changes is refused with 422 in a page string", async () => {
   await using s = await setup();
   const cases: { payload: string; expected: string | string[] }[] = JSON.parse(
-    await Deno.readTextFile(new URL("xss/dompurify.json", corpora)),
+    await Deno.readTextFile(new URL("xss/dompurify.json", CORPORA)),
   );
   assert.equal(cases.length, 223);
   let changed = 0;
@@ -278,12 +259,11 @@ Deno.test("every traversal payload as a path gets 400, raw and percent-encoded, 
 
 Deno.test("every JSONTestSuite file as content gives 200 or 422 (413 past the cap), never a 500, each within a second", async () => {
   await using s = await setup();
-  const folder = new URL("json/test_parsing/", corpora);
   const counts: Record<string, number> = {};
   let index = 0;
-  for await (const entry of Deno.readDir(folder)) {
-    const bytes = await Deno.readFile(`${folder.pathname}${entry.name}`);
-    const content = new TextDecoder().decode(bytes);
+  for await (
+    const { name, text: content } of corpusFiles("json/test_parsing/")
+  ) {
     const started = performance.now();
     const response = await s.save({
       path: `src/content/pages/en/json-${index++}.json`,
@@ -292,13 +272,13 @@ Deno.test("every JSONTestSuite file as content gives 200 or 422 (413 past the ca
     });
     const { status } = await answer(response);
     const elapsed = performance.now() - started;
-    assert.ok(elapsed < 1_000, `${entry.name} took ${elapsed} ms`);
+    assert.ok(elapsed < 1_000, `${name} took ${elapsed} ms`);
     const expected = new TextEncoder().encode(content).length > 100_000
       ? [413]
-      : entry.name.startsWith("n_")
+      : name.startsWith("n_")
       ? [422]
       : [200, 422];
-    assert.ok(expected.includes(status), `${entry.name}: ${status}`);
+    assert.ok(expected.includes(status), `${name}: ${status}`);
     counts[status] = (counts[status] ?? 0) + 1;
   }
   assert.equal(index, 318);
