@@ -5,8 +5,8 @@
  * @module
  */
 
-/** The tags a page string may hold; `a` alone may carry `href` and `title`. */
-export const ALLOWED_TAGS: ReadonlySet<string> = new Set([
+/** The phrasing tags a page string may hold, `br` aside. */
+export const PHRASING_TAGS: ReadonlySet<string> = new Set([
   "a",
   "b",
   "strong",
@@ -17,9 +17,16 @@ export const ALLOWED_TAGS: ReadonlySet<string> = new Set([
   "small",
   "sub",
   "sup",
+]);
+
+/** The tags that may stand at the top level or in a `li`. */
+export const FLOW_TAGS: ReadonlySet<string> = new Set([
+  ...PHRASING_TAGS,
   "br",
   "p",
   "ul",
   "ol",
-  "li",
 ]);
+
+/** The tags a page string may hold; `a` alone may carry `href` and `title`. */
+export const ALLOWED_TAGS: ReadonlySet<string> = new Set([...FLOW_TAGS, "li"]);
