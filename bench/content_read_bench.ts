@@ -10,8 +10,7 @@
 import { join } from "node:path";
 import { createRouter } from "../mod.ts";
 import { openLocalCheckout } from "../lib/repository/local/mod.ts";
-import { hashKey } from "../lib/access/site_key.ts";
-import { login } from "../tests/support/helpers.ts";
+import { signedInEnv } from "../tests/support/helpers.ts";
 
 const root = await Deno.makeTempDir({ prefix: "editor-read-bench-" });
 const path = "src/content/pages/en/home.json";
@@ -31,18 +30,11 @@ await Deno.writeTextFile(
 
 const kv = await Deno.openKv(":memory:");
 const key = "bench key";
-const env = {
-  RATE_LIMIT: kv,
-  EDITOR_KEY_HASH: await hashKey(key, {
-    memory: 64,
-    iterations: 1,
-    parallelism: 1,
-  }),
+const router = createRouter({ locales: ["en"] });
+const { env, cookie } = await signedInEnv(router, kv, key, {
   REPOSITORY: await openLocalCheckout({ root, commit: false }),
   EDITOR_LOG: () => {},
-};
-const router = createRouter({ locales: ["en"] });
-const cookie = await login(router.handle, env, key);
+});
 let client = 0;
 
 Deno.bench({

@@ -21,7 +21,8 @@
 import { CHROMIUM, FLAGS } from "../support/chromium.ts";
 import assert from "node:assert/strict";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { createRouter, hashKey, type Repository } from "../../mod.ts";
+import { createRouter, type Repository } from "../../mod.ts";
+import { fastHash } from "../support/helpers.ts";
 import { STRESS } from "../support/runs.ts";
 
 const CORPORA = new URL("../../../shared/corpora/", import.meta.url);
@@ -358,11 +359,7 @@ Deno.test("no page the service accepts from the XSS corpora runs script in a nai
   const repository = memoryRepository();
   const env = {
     RATE_LIMIT: kv,
-    EDITOR_KEY_HASH: await hashKey(KEY, {
-      memory: 64,
-      iterations: 1,
-      parallelism: 1,
-    }),
+    EDITOR_KEY_HASH: await fastHash(KEY),
     REPOSITORY: repository,
     EDITOR_LOG: () => {},
   };

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { concatBytes } from "../../lib/bytes.ts";
+import { IMAGE_KINDS } from "../../lib/wire/mod.ts";
 import { HttpError } from "../../lib/http/http_error.ts";
 import { answered } from "../support/helpers.ts";
 import {
@@ -19,20 +20,8 @@ const SVG_XSS = new URL(
   import.meta.url,
 );
 
-const KINDS: readonly ImageKind[] = [
-  "jpeg",
-  "png",
-  "webp",
-  "gif",
-  "bmp",
-  "tiff",
-  "avif",
-  "heic",
-  "svg",
-  "ico",
-  "pdf",
-  "unknown",
-];
+/** The kinds a 415 may name: the wire contract's list. */
+const KINDS: readonly ImageKind[] = IMAGE_KINDS;
 
 /** The HttpError thrown by `imageHeader`, failing on anything else. */
 function refusal(bytes: Uint8Array): HttpError {
