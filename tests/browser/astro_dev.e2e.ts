@@ -26,25 +26,6 @@ const KEY = "astro dev key";
 /** What the page did, shown when a wait times out. */
 const events: string[] = [];
 
-/** The little of the browser's DOM the page scripts below use. */
-interface BrowserWindow {
-  document: {
-    createElement(tag: "canvas"): {
-      width: number;
-      height: number;
-      getContext(kind: "2d"): {
-        fillStyle: string;
-        fillRect(x: number, y: number, w: number, h: number): void;
-      } | null;
-      toBlob(
-        done: (blob: Blob | null) => void,
-        type: string,
-        quality: number,
-      ): void;
-    };
-  };
-}
-
 /** The properties of an `<img>` read below. */
 interface ImageNode {
   complete: boolean;
@@ -165,6 +146,38 @@ async function afterReload(
   }, what);
 }
 
+/**
+ * Publishes the overlay's changes with a message, then waits until Astro
+ * has reloaded the document and `check` holds.
+ */
+async function publishThenReload(
+  page: Page,
+  message: string,
+  event: string,
+  check: () => Promise<boolean>,
+  what: string,
+): Promise<void> {
+  await page.getByPlaceholder("What did you change?").fill(message);
+  events.push(event);
+  await markDocument(page);
+  await page.getByRole("button", { name: "Publish", exact: true }).click();
+  await afterReload(page, check, what);
+}
+
+/** Sets the first nav entry's link object of the English home and publishes it. */
+async function saveNavLink(
+  api: Page,
+  link: Record<string, unknown>,
+): Promise<Answer> {
+  const { content, version } = await read(api, EN_HOME);
+  const nav = content.nav as Record<string, unknown>[];
+  (nav[0] as Record<string, unknown>).link = link;
+  return await route(api, "/api/save", {
+    method: "POST",
+    json: { path: EN_HOME, content: JSON.stringify(content), version },
+  });
+}
+
 async function git(root: string, args: string[]): Promise<string> {
   const output = await new Deno.Command("git", {
     args: ["-C", root, ...args],
@@ -253,15 +266,10 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
           await page.keyboard.press("Shift+ArrowLeft");
         }
         await page.getByRole("button", { name: /^Bold/ }).click();
-        await page.getByPlaceholder("What did you change?").fill(
-          "Edit the intro in the Astro page",
-        );
-        events.push("publish the text");
-        await markDocument(page);
-        await page.getByRole("button", { name: "Publish", exact: true })
-          .click();
-        await afterReload(
+        await publishThenReload(
           page,
+          "Edit the intro in the Astro page",
+          "publish the text",
           async () =>
             await heading.textContent() === "Edited in the Astro page" &&
             await body.locator("strong", { hasText: "bold" }).count() === 1,
@@ -307,15 +315,10 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
             /^1 unsaved change/.test(await status.textContent() ?? ""),
           "the uploaded image to be a change",
         );
-        await page.getByPlaceholder("What did you change?").fill(
-          "Replace the harbour image",
-        );
-        events.push("publish the image");
-        await markDocument(page);
-        await page.getByRole("button", { name: "Publish", exact: true })
-          .click();
-        await afterReload(
+        await publishThenReload(
           page,
+          "Replace the harbour image",
+          "publish the image",
           async () => /\.webp$/.test(await image.getAttribute("src") ?? ""),
           "Astro's reload with the new image",
         );
@@ -392,13 +395,7 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
         const before = await served();
         assert.ok(before);
         for (const [link, reason] of hostile) {
-          const { content, version } = await read(api, EN_HOME);
-          const nav = content.nav as Record<string, unknown>[];
-          (nav[0] as Record<string, unknown>).link = link;
-          const save = await route(api, "/api/save", {
-            method: "POST",
-            json: { path: EN_HOME, content: JSON.stringify(content), version },
-          });
+          const save = await saveNavLink(api, link);
           assert.equal(save.status, 422, JSON.stringify(link));
           assert.equal(save.body.reason, reason, JSON.stringify(link));
           assert.match(
@@ -424,13 +421,7 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
           { href: "/en/about/", rel: "noopener", target: "_self" },
         ];
         for (const link of accepted) {
-          const { content, version } = await read(api, EN_HOME);
-          const nav = content.nav as Record<string, unknown>[];
-          (nav[0] as Record<string, unknown>).link = link;
-          const save = await route(api, "/api/save", {
-            method: "POST",
-            json: { path: EN_HOME, content: JSON.stringify(content), version },
-          });
+          const save = await saveNavLink(api, link);
           assert.equal(save.status, 200, JSON.stringify(link));
           const title = (link.title as string | undefined) ?? null;
           const anchor = visitor.locator('[data-inpage-text="/nav/0/text"]');
