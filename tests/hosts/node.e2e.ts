@@ -2,53 +2,22 @@
  * The Node recipe (examples/node/server.mjs) as a real `node` process on
  * loopback, over the neutral bundle and the GitHub double.
  */
-import assert from "node:assert/strict";
-import { join } from "node:path";
-import { hashKey } from "../../mod.ts";
 import {
-  github,
-  githubVariables,
-  KEY,
-  prepareExample,
-  readDuringLogin,
-  startHost,
-  temporaryFolder,
-  walk,
+  readDuringLoginOf,
+  type Recipe,
+  walkRecipe,
 } from "../support/hosts.ts";
 
-const keyHash = hashKey(KEY);
+const NODE: Recipe = {
+  example: "node",
+  program: () => "node",
+  args: ["server.mjs"],
+};
 
 Deno.test("node: log in, read, publish, 409, upload, 429, log out, 401", async () => {
-  const dir = await prepareExample("node");
-  await using double = github();
-  // This walk keeps RATE_LIMIT in a SQLite file; the next test, in memory.
-  await using store = await temporaryFolder();
-  await using host = await startHost("node", ["server.mjs"], dir, {
-    PORT: "0",
-    EDITOR_KV_PATH: join(store.path, "kv.sqlite3"),
-    ...githubVariables(double, await keyHash),
-  });
-  await walk(host.url, double);
-  const lines = host.logLines();
-  assert.ok(lines.every((line) => line.client !== undefined || line.message));
-  assert.ok(!host.output().includes(double.token), "the token is never logged");
-  assert.ok(
-    !host.output().includes("warning:"),
-    `no warning expected:\n${host.output()}`,
-  );
+  await walkRecipe(NODE);
 });
 
 Deno.test("node: a read sent during a login is answered first (the key check runs in a worker thread)", async () => {
-  const dir = await prepareExample("node");
-  await using double = github();
-  await using host = await startHost("node", ["server.mjs"], dir, {
-    PORT: "0",
-    ...githubVariables(double, await keyHash),
-  });
-  const { readMs, loginMs } = await readDuringLogin(host.url);
-  console.log(
-    `node: read ${readMs.toFixed(1)} ms during a login of ${
-      loginMs.toFixed(0)
-    } ms`,
-  );
+  await readDuringLoginOf(NODE);
 });

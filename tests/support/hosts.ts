@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { type GitHubDouble, startGitHubDouble } from "./github_double.ts";
 import { HOME, HOME_TEXT } from "./site.ts";
 import { pngOfSize } from "./image_fixtures.ts";
-import { gitBlobSha } from "../../mod.ts";
+import { gitBlobSha, hashKey } from "../../mod.ts";
 
 /** The repository root. */
 export const ROOT: string = new URL("../../", import.meta.url).pathname;
@@ -379,4 +379,73 @@ export async function readDuringLogin(
   assert.equal(read.status, 401);
   assert.deepEqual(events, ["read answered", "login answered"]);
   return { readMs, loginMs };
+}
+
+/** How a recipe is started in its example's folder. */
+export interface Recipe {
+  /** The folder under examples/; it names the host in messages. */
+  example: string;
+  /** The host's command, given the example's folder. */
+  program: (dir: string) => string;
+  /** Its arguments. */
+  args: string[];
+}
+
+let keyHash: Promise<string> | undefined;
+
+/** {@linkcode KEY} hashed with the default cost, once per test process. */
+function hashOfKey(): Promise<string> {
+  keyHash ??= hashKey(KEY);
+  return keyHash;
+}
+
+/**
+ * Starts a recipe over a GitHub double, with RATE_LIMIT in a SQLite file,
+ * passes the {@linkcode walk}, and checks its log: every line names a
+ * client or carries a message, the token is never logged, no warning.
+ *
+ * @param recipe how to start it
+ */
+export async function walkRecipe(recipe: Recipe): Promise<void> {
+  const hash = hashOfKey();
+  const dir = await prepareExample(recipe.example);
+  await using double = github();
+  // This walk keeps RATE_LIMIT in a SQLite file; the next test, in memory.
+  await using store = await temporaryFolder();
+  await using host = await startHost(recipe.program(dir), recipe.args, dir, {
+    PORT: "0",
+    EDITOR_KV_PATH: join(store.path, "kv.sqlite3"),
+    ...githubVariables(double, await hash),
+  });
+  await walk(host.url, double);
+  const lines = host.logLines();
+  assert.ok(lines.every((line) => line.client !== undefined || line.message));
+  assert.ok(!host.output().includes(double.token), "the token is never logged");
+  assert.ok(
+    !host.output().includes("warning:"),
+    `no warning expected:\n${host.output()}`,
+  );
+}
+
+/**
+ * Starts a recipe over a GitHub double, with RATE_LIMIT in memory, and
+ * checks with {@linkcode readDuringLogin} that a read sent during a login
+ * is answered first; prints both times.
+ *
+ * @param recipe how to start it
+ */
+export async function readDuringLoginOf(recipe: Recipe): Promise<void> {
+  const hash = hashOfKey();
+  const dir = await prepareExample(recipe.example);
+  await using double = github();
+  await using host = await startHost(recipe.program(dir), recipe.args, dir, {
+    PORT: "0",
+    ...githubVariables(double, await hash),
+  });
+  const { readMs, loginMs } = await readDuringLogin(host.url);
+  console.log(
+    `${recipe.example}: read ${readMs.toFixed(1)} ms during a login of ${
+      loginMs.toFixed(0)
+    } ms`,
+  );
 }
