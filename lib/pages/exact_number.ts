@@ -13,6 +13,8 @@
  * @module
  */
 
+import { jsonPointer, scanJson } from "./json_scan.ts";
+
 /**
  * A number token of a valid JSON text can only lose its value when it has
  * many digits (16 or more, dots included: a double holds every decimal of 15
@@ -73,15 +75,6 @@ function decimal(
   return { digits, exponent };
 }
 
-/** A container being read by {@linkcode lossyNumberPointer}. */
-interface Open {
-  readonly object: boolean;
-  readonly pointer: string;
-  token: string;
-  index: number;
-  expectKey: boolean;
-}
-
 /**
  * Finds the first number of a valid JSON text whose value parsing changes.
  *
@@ -90,57 +83,7 @@ interface Open {
  *   `undefined` when every number is exact
  */
 export function lossyNumberPointer(text: string): string | undefined {
-  const open: Open[] = [];
-  let index = 0;
-  while (index < text.length) {
-    const code = text.charCodeAt(index);
-    const top = open.at(-1);
-    if (code === 0x7b || code === 0x5b) { // "{" or "["
-      const object = code === 0x7b;
-      open.push({
-        object,
-        pointer: top === undefined ? "" : `${top.pointer}/${escape(top.token)}`,
-        token: "0",
-        index: 0,
-        expectKey: object,
-      });
-    } else if (code === 0x7d || code === 0x5d) { // "}" or "]"
-      open.pop();
-    } else if (code === 0x2c && top !== undefined) { // ","
-      if (top.object) top.expectKey = true;
-      else top.token = String(++top.index);
-    } else if (code === 0x22) { // a string
-      const end = stringEnd(text, index);
-      if (top?.object && top.expectKey) {
-        top.token = JSON.parse(text.slice(index, end + 1)) as string;
-        top.expectKey = false;
-      }
-      index = end;
-    } else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) { // - 0-9
-      NUMBER.lastIndex = index;
-      const token = NUMBER.exec(text)?.[0] ?? "";
-      if (!isExactNumber(token)) {
-        return top === undefined ? "" : `${top.pointer}/${escape(top.token)}`;
-      }
-      index += token.length - 1;
-    }
-    index++;
-  }
-  return undefined;
-}
-
-function escape(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
-/** The index of the quote that closes the string opened at `start`. */
-function stringEnd(text: string, start: number): number {
-  let close = text.indexOf('"', start + 1);
-  while (close > 0) {
-    let slashes = 0;
-    while (text.charCodeAt(close - 1 - slashes) === 0x5c) slashes++;
-    if (slashes % 2 === 0) return close;
-    close = text.indexOf('"', close + 1);
-  }
-  return text.length;
+  return scanJson(text, {
+    number: (token, at) => isExactNumber(token) ? undefined : jsonPointer(at),
+  });
 }

@@ -56,6 +56,12 @@ import {
   URL_VALUED,
 } from "./attribute_rule.ts";
 import { lossyNumberPointer, mayHoldLossyNumber } from "./exact_number.ts";
+import {
+  type JsonPlace,
+  jsonPointer as pointer,
+  scanJson,
+  stringEnd,
+} from "./json_scan.ts";
 import { PageRuleError } from "./page_rule_error.ts";
 import { isSafeLink } from "./link_rule.ts";
 import { isPlainText, markupFailure, UNSAFE_HREF } from "./markup_rule.ts";
@@ -109,11 +115,7 @@ const LOW_FLAGS = Uint8Array.from(
 );
 
 /** A container on the path from the top level, for error pointers. */
-interface Place {
-  readonly parent: Place | undefined;
-  /** Its key as submitted, or its index. */
-  readonly token: string;
-}
+type Place = JsonPlace;
 
 /**
  * Sanitises one string: lone surrogates become U+FFFD, `\r\n` and `\r`
@@ -510,22 +512,6 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-/**
- * The JSON Pointer of a place, or of one of its children: its tokens, `~`
- * written `~0` and `/` written `~1`, each after a `/`.
- */
-function pointer(place: Place | undefined, child?: string | number): string {
-  const tokens: string[] = child === undefined ? [] : [escape(String(child))];
-  for (let at = place; at !== undefined; at = at.parent) {
-    tokens.push(escape(at.token));
-  }
-  return tokens.length === 0 ? "" : "/" + tokens.reverse().join("/");
-}
-
-function escape(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
-}
-
 function checkHref(
   href: unknown,
   place: Place | undefined,
@@ -671,68 +657,14 @@ function countMembers(text: string): number {
   }
 }
 
-/** The index of the quote that closes the string opened at `start`. */
-function stringEnd(text: string, start: number): number {
-  let close = text.indexOf('"', start + 1);
-  while (close > 0) {
-    let slashes = 0;
-    while (text.charCodeAt(close - 1 - slashes) === 0x5c) slashes++;
-    if (slashes % 2 === 0) return close;
-    close = text.indexOf('"', close + 1);
-  }
-  return text.length;
-}
-
-/** A container being read by {@linkcode duplicateKeyPointer}. */
-interface Open {
-  readonly object: boolean;
-  readonly keys: Set<string>;
-  readonly place: Place | undefined;
-  token: string;
-  index: number;
-  expectKey: boolean;
-}
-
 /**
  * Finds the first key written twice in the same object of a valid JSON text.
  *
  * @returns its pointer (to the second one), or undefined when there is none
  */
 function duplicateKeyPointer(text: string): string | undefined {
-  const open: Open[] = [];
-  let index = 0;
-  while (index < text.length) {
-    const code = text.charCodeAt(index);
-    const top = open.at(-1);
-    if (code === 0x7b || code === 0x5b) { // "{" or "["
-      const object = code === 0x7b;
-      open.push({
-        object,
-        keys: new Set(),
-        place: top === undefined
-          ? undefined
-          : { parent: top.place, token: top.token },
-        token: "0",
-        index: 0,
-        expectKey: object,
-      });
-    } else if (code === 0x7d || code === 0x5d) { // "}" or "]"
-      open.pop();
-    } else if (code === 0x2c && top !== undefined) { // ","
-      if (top.object) top.expectKey = true;
-      else top.token = String(++top.index);
-    } else if (code === 0x22) {
-      const end = stringEnd(text, index);
-      if (top?.object && top.expectKey) {
-        const key = JSON.parse(text.slice(index, end + 1)) as string;
-        if (top.keys.has(key)) return pointer(top.place, key);
-        top.keys.add(key);
-        top.token = key;
-        top.expectKey = false;
-      }
-      index = end;
-    }
-    index++;
-  }
-  return undefined;
+  return scanJson(text, {
+    key: (key, before, object) =>
+      before.has(key) ? pointer(object, key) : undefined,
+  });
 }
