@@ -10,11 +10,13 @@
  */
 
 import { createRouter } from "../mod.ts";
-import { sha256Hex } from "../lib/digest.ts";
+import { sha256Hex, useNativeDigest } from "../lib/digest.ts";
 import { openLocalCheckout } from "../lib/repository/local/mod.ts";
 import { pngOfSize } from "../tests/support/image_fixtures.ts";
 import { login } from "../tests/support/helpers.ts";
 
+// The baseline hashes as the route does: node:crypto, loaded by an upload.
+await useNativeDigest();
 const SIZE = 20_000_000;
 const file = pngOfSize(SIZE);
 const form = new FormData();

@@ -22,7 +22,7 @@ import { KeyCheckBusyError, verifyKey } from "../lib/access/site_key.ts";
 import { isJsonRequest, parseJsonBytes } from "../lib/http/json_body.ts";
 import { logNotice } from "../lib/http/log.ts";
 import { AUTH_BODY_MAX } from "../lib/limits.ts";
-import { loginBody } from "../lib/wire/mod.ts";
+import { loadWire } from "../lib/wire/load.ts";
 export { AUTH_BODY_MAX };
 
 /** The handlers of `/api/auth`. */
@@ -56,7 +56,7 @@ async function login(exchange: Exchange): Promise<Response> {
   } catch (error) {
     throw wrongKey(`body refused: ${(error as Error).name}`);
   }
-  const key = keyOf(request, bytes);
+  const key = await keyOf(request, bytes);
   if (key === undefined) throw wrongKey("no readable key in the body");
   let matches: boolean;
   try {
@@ -90,13 +90,17 @@ async function login(exchange: Exchange): Promise<Response> {
   return jsonResponse(200, { ok: true }, { "set-cookie": cookies });
 }
 
-function keyOf(request: Request, bytes: Uint8Array): string | undefined {
+async function keyOf(
+  request: Request,
+  bytes: Uint8Array,
+): Promise<string | undefined> {
   if (!isJsonRequest(request)) return undefined;
   const body = parseJsonBytes(bytes);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     return undefined;
   }
   // The wire shape: a key of 1 to 256 characters (code points).
+  const { loginBody } = await loadWire();
   const shape = loginBody.safeParse(body);
   return shape.success ? shape.data.key : undefined;
 }

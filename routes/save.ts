@@ -70,7 +70,7 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
       await requireSession(env, request);
       await takeSlot();
       const bytes = await receiveBody(request, ENVELOPE_MAX);
-      const { path, content, version, message } = saveRequest(
+      const { path, content, version, message } = await saveRequest(
         request,
         bytes,
         locales,

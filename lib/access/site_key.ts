@@ -13,7 +13,6 @@ import {
 
 export type { PrecompiledArgon2 } from "./precompiled_wasm.ts";
 import { KEY_MAX } from "../limits.ts";
-import { timingSafeEqual } from "node:crypto";
 import { decodeBase64 } from "../bytes.ts";
 import type { Argon2Job, Argon2Runner } from "../http/env.ts";
 export type { Argon2Job, Argon2Runner };
@@ -24,6 +23,11 @@ export { KEY_MAX };
  * needs it, and compiling it is the largest part of a cold start.
  */
 let hashWasm: Promise<typeof import("hash-wasm")> | undefined;
+/** The comparison, with `node:crypto`, loaded with the first key check. */
+let constantTime: Promise<typeof import("./constant_time.ts")> | undefined;
+function loadConstantTime(): Promise<typeof import("./constant_time.ts")> {
+  return constantTime ??= import("./constant_time.ts");
+}
 function loadHashWasm(): Promise<typeof import("hash-wasm")> {
   return hashWasm ??= import("hash-wasm");
 }
@@ -240,7 +244,10 @@ export async function verifyKey(
     parallelism: target.parallelism,
   };
   try {
-    const computed = await argon2(key.normalize("NFC"), target, options);
+    const [computed, { constantTimeEqual }] = await Promise.all([
+      argon2(key.normalize("NFC"), target, options),
+      loadConstantTime(),
+    ]);
     return constantTimeEqual(computed, target.hash) && parsed !== undefined;
   } finally {
     running--;
@@ -354,17 +361,6 @@ let lastCost: KeyHashParams | undefined;
  */
 export function lastVerificationCost(): KeyHashParams | undefined {
   return lastCost;
-}
-
-/**
- * Compares two byte strings in time that depends only on their lengths.
- *
- * @param a first bytes
- * @param b second bytes
- * @returns whether they are equal
- */
-export function constantTimeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  return a.byteLength === b.byteLength && timingSafeEqual(a, b);
 }
 
 function decoy(): ParsedKeyHash {

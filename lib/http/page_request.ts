@@ -8,7 +8,7 @@
 import { badRequest, tooLarge } from "./http_error.ts";
 import { isJsonRequest, parseJsonBytes } from "./json_body.ts";
 import { isPagePath } from "../pages/page_path.ts";
-import { saveBody } from "../wire/mod.ts";
+import { loadWire } from "../wire/load.ts";
 import { CONTENT_MAX, ENVELOPE_MAX, VERSION_MAX } from "../limits.ts";
 export { CONTENT_MAX, ENVELOPE_MAX, VERSION_MAX };
 
@@ -59,11 +59,11 @@ export function pathParameter(
  *   an unreadable body, a missing field, a path outside the whitelist or a
  *   version over 200 characters
  */
-export function saveRequest(
+export async function saveRequest(
   request: Request,
   bytes: Uint8Array,
   locales: readonly string[],
-): SaveRequest {
+): Promise<SaveRequest> {
   if (!isJsonRequest(request)) throw badRequest("body is not application/json");
   const body = parseJsonBytes(bytes);
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -75,6 +75,7 @@ export function saveRequest(
   }
   // The wire shape the browser client is typed from: string fields, the
   // version at most 200 characters, an optional string message.
+  const { saveBody } = await loadWire();
   const shape = saveBody.safeParse(body);
   if (!shape.success) {
     const [issue] = shape.error.issues;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
+import { constantTimeEqual } from "../../lib/access/constant_time.ts";
 import {
-  constantTimeEqual,
   hashKey,
   parseKeyHash,
   verificationsRunning,
