@@ -16,7 +16,7 @@ import {
 import { createRouter, type Env } from "../../mod.ts";
 import { fastHash, from, testEnv } from "../support/helpers.ts";
 import { pngOfSize } from "../support/image_fixtures.ts";
-import { HOME, tempSite } from "../support/site.ts";
+import { HOME, siteEnv } from "../support/site.ts";
 
 const KEY = "client test key";
 const ORIGIN = "https://site.example";
@@ -81,24 +81,10 @@ function assertCode(
 }
 
 async function signedIn() {
-  const kv = await Deno.openKv(":memory:");
-  const site = await tempSite();
-  const env = testEnv(kv, {
-    EDITOR_KEY_HASH: await fastHash(KEY),
-    REPOSITORY: await site.checkout(),
-  });
-  const client = routerClient(env);
+  const s = await siteEnv(KEY);
+  const client = routerClient(s.env);
   await client.login(KEY);
-  return {
-    kv,
-    site,
-    env,
-    client,
-    async [Symbol.asyncDispose]() {
-      kv.close();
-      await site[Symbol.asyncDispose]();
-    },
-  };
+  return Object.assign(s, { client });
 }
 
 Deno.test("the client logs in, reads, publishes, uploads and logs out through the router", async () => {

@@ -8,15 +8,17 @@ import assert from "node:assert/strict";
 import { createRouter } from "../../mod.ts";
 import { COOKIE_HEADER_MAX } from "../../lib/access/session.ts";
 import { randomToken } from "../../lib/access/random_token.ts";
-import { ORIGIN, signedInEnv } from "../support/helpers.ts";
-import { HOME, tempSite } from "../support/site.ts";
+import { login, logoutRequest, ORIGIN } from "../support/helpers.ts";
+import { HOME, siteEnv } from "../support/site.ts";
 
 const router = createRouter({ locales: ["en", "fr"] });
 const KEY = "planted key";
 
 /** A KV that counts the calls made to it. */
-function counting(kv: Deno.Kv) {
-  const calls = { get: 0, getMany: 0, getManyKeys: 0, delete: 0 };
+function counting(
+  kv: Deno.Kv,
+  calls: { get: number; getMany: number; getManyKeys: number; delete: number },
+) {
   const store = new Proxy(kv, {
     get(target, name) {
       if (name === "get") {
@@ -36,16 +38,17 @@ function counting(kv: Deno.Kv) {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-  return { store, calls };
+  return store;
 }
 
 async function setup() {
-  const kv = await Deno.openKv(":memory:");
-  const { store, calls } = counting(kv);
-  const site = await tempSite();
-  const { env, cookie } = await signedInEnv(router, store, KEY, {
-    REPOSITORY: await site.checkout({ commit: false }),
+  const calls = { get: 0, getMany: 0, getManyKeys: 0, delete: 0 };
+  const s = await siteEnv(KEY, {
+    commit: false,
+    rateLimit: (kv) => counting(kv, calls),
   });
+  const { env } = s;
+  const cookie = await login(router.handle, env, KEY);
   const real = /editor_session=([^;]+)/.exec(cookie)?.[1] ?? "";
   let n = 0;
   const read = async (header: string) => {
@@ -64,10 +67,7 @@ async function setup() {
     calls,
     real,
     read,
-    async [Symbol.asyncDispose]() {
-      kv.close();
-      await site[Symbol.asyncDispose]();
-    },
+    [Symbol.asyncDispose]: () => s[Symbol.asyncDispose](),
   };
 }
 
@@ -131,13 +131,7 @@ Deno.test("logout with planted cookies ends the real session and deletes only wh
   const header = [...planted(200), `editor_session=${s.real}`].join("; ");
   assert.equal(await s.read(header), 200);
   const before = { ...s.calls };
-  const response = await router.handle(
-    new Request(`${ORIGIN}/api/auth`, {
-      method: "DELETE",
-      headers: { cookie: header },
-    }),
-    s.env,
-  );
+  const response = await router.handle(logoutRequest(header), s.env);
   assert.equal(response.status, 200);
   await response.body?.cancel();
   assert.equal(s.calls.delete - before.delete, 1);

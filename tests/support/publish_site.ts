@@ -7,8 +7,8 @@
  */
 
 import type { Router } from "../../mod.ts";
-import { answer, from, ORIGIN, postJson, signedInEnv } from "./helpers.ts";
-import { HOME, type TempSite, tempSite } from "./site.ts";
+import { answer, from, login, ORIGIN, postJson } from "./helpers.ts";
+import { HOME, siteEnv, type TempSite } from "./site.ts";
 
 /** An answer read as status and JSON body. */
 export interface Answer {
@@ -45,11 +45,9 @@ export async function publishSite(
   router: Router,
   key: string,
 ): Promise<PublishSite> {
-  const kv = await Deno.openKv(":memory:");
-  const site = await tempSite();
-  const { env, cookie } = await signedInEnv(router, kv, key, {
-    REPOSITORY: await site.checkout({ commit: false }),
-  });
+  const base = await siteEnv(key, { commit: false });
+  const { site, kv, env } = base;
+  const cookie = await login(router.handle, env, key);
   const client = () => {
     const n = clients++;
     return from(`10.${200 + ((n >> 16) & 31)}.${(n >> 8) & 255}.${n & 255}`);
@@ -80,9 +78,6 @@ export async function publishSite(
       );
       return { status, body: body as Record<string, unknown> };
     },
-    async [Symbol.asyncDispose]() {
-      kv.close();
-      await site[Symbol.asyncDispose]();
-    },
+    [Symbol.asyncDispose]: () => base[Symbol.asyncDispose](),
   };
 }

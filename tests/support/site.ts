@@ -11,7 +11,7 @@ import {
 } from "../../lib/repository/local/checkout.ts";
 import type { ClientInfo, Env, Router } from "../../mod.ts";
 import { commitInitial, gitIn } from "./git.ts";
-import { from, signedInEnv, type TestEnv } from "./helpers.ts";
+import { fastHash, from, login, type TestEnv, testEnv } from "./helpers.ts";
 import type {
   LocalCheckout,
   LocalCheckoutOptions,
@@ -108,14 +108,59 @@ export async function gitHashObject(
   return new TextDecoder().decode((await child.output()).stdout).trim();
 }
 
-/** A test site with a KV, an env over the site's checkout, and a session. */
-export interface SignedInSite extends AsyncDisposable {
+/** A test site with a KV and an env over the site's checkout. */
+export interface SiteEnv extends AsyncDisposable {
   /** The KV. */
   kv: Deno.Kv;
   /** The site's checkout. */
   site: TempSite;
   /** The env: KV, key hash, the checkout as `REPOSITORY`, log capture. */
   env: TestEnv;
+}
+
+/** What else a {@linkcode SiteEnv} is made of. */
+export interface SiteEnvOptions {
+  /** Env entries that replace the defaults. */
+  extra?: Env;
+  /** `false` for a checkout that writes without committing. */
+  commit?: boolean;
+  /** The env's `RATE_LIMIT` made from the KV opened (the KV by default). */
+  rateLimit?: (kv: Deno.Kv) => Deno.Kv;
+}
+
+/**
+ * Opens a KV and makes a site, with an env whose key hash is the key's.
+ *
+ * @param key the site key
+ * @param options more env entries, the checkout's commits, the rate store
+ * @returns the KV, the site and the env, closed and removed when disposed
+ */
+export async function siteEnv(
+  key: string,
+  options: SiteEnvOptions = {},
+): Promise<SiteEnv> {
+  const kv = await Deno.openKv(":memory:");
+  const site = await tempSite();
+  const env = testEnv(options.rateLimit?.(kv) ?? kv, {
+    EDITOR_KEY_HASH: await fastHash(key),
+    REPOSITORY: await site.checkout(
+      options.commit === false ? { commit: false } : {},
+    ),
+    ...options.extra,
+  });
+  return {
+    kv,
+    site,
+    env,
+    async [Symbol.asyncDispose]() {
+      kv.close();
+      await site[Symbol.asyncDispose]();
+    },
+  };
+}
+
+/** A test site with a KV, an env over the site's checkout, and a session. */
+export interface SignedInSite extends SiteEnv {
   /** The cookie header of a session opened with the key. */
   cookie: string;
   /** A new client address each call, so tests stay under rate budgets. */
@@ -137,24 +182,12 @@ export async function signedInSite(
   key: string,
   extra: Env = {},
 ): Promise<SignedInSite> {
-  const kv = await Deno.openKv(":memory:");
-  const site = await tempSite();
-  const { env, cookie } = await signedInEnv(router, kv, key, {
-    REPOSITORY: await site.checkout(),
-    ...extra,
-  });
-  return {
-    kv,
-    site,
-    env,
-    cookie,
+  const signed = await siteEnv(key, { extra });
+  return Object.assign(signed, {
+    cookie: await login(router.handle, signed.env, key),
     nextClient: () => {
       const n = clientCounter++;
       return from(`10.${100 + ((n >> 16) & 127)}.${(n >> 8) & 255}.${n & 255}`);
     },
-    async [Symbol.asyncDispose]() {
-      kv.close();
-      await site[Symbol.asyncDispose]();
-    },
-  };
+  });
 }
