@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { createRouter } from "../../mod.ts";
+import { createRouter, type Env } from "../../mod.ts";
 import { hasSession } from "../../lib/access/session.ts";
 import {
   DEFAULT_KEY_PARAMS,
@@ -14,6 +14,7 @@ import {
   fastHash,
   from,
   LOCALES,
+  logoutRequest,
   manualClock,
   ORIGIN,
   postJson,
@@ -30,6 +31,15 @@ async function setup(extra = {}) {
   return { kv, env, [Symbol.dispose]: () => kv.close() };
 }
 
+/** Sends a key to the auth route from a client address. */
+function sendKey(
+  key: string,
+  env: Env,
+  client: string,
+): Promise<Response> {
+  return router.handle(postJson("/api/auth", { key }), env, from(client));
+}
+
 function attributes(
   cookie: string,
 ): { name: string; value: string; attrs: string[] } {
@@ -44,11 +54,7 @@ function attributes(
 
 Deno.test("auth answers 200 with both cookies and every attribute for the right key", async () => {
   using s = await setup();
-  const response = await router.handle(
-    postJson("/api/auth", { key: KEY }),
-    s.env,
-    from("192.0.2.1"),
-  );
+  const response = await sendKey(KEY, s.env, "192.0.2.1");
   const { status, body, headers } = await answer(response);
   assert.equal(status, 200);
   assert.deepEqual(body, { ok: true });
@@ -76,11 +82,7 @@ Deno.test("auth answers 200 with both cookies and every attribute for the right 
 
 Deno.test("auth answers 401 with the same message for a wrong key", async () => {
   using s = await setup();
-  const response = await router.handle(
-    postJson("/api/auth", { key: "nope" }),
-    s.env,
-    from("192.0.2.1"),
-  );
+  const response = await sendKey("nope", s.env, "192.0.2.1");
   const { status, body, headers } = await answer(response);
   assert.equal(status, 401);
   assert.deepEqual(body, WRONG);
@@ -237,11 +239,7 @@ Deno.test("auth answers a missing or unreadable key hash like a wrong key, after
       const env = testEnv(kv, { EDITOR_KEY_HASH: hash });
       const before = verificationCount();
       const { status, body } = await answer(
-        await router.handle(
-          postJson("/api/auth", { key: KEY }),
-          env,
-          from(`203.0.113.${Math.floor(Math.random() * 250)}`),
-        ),
+        await sendKey(KEY, env, `203.0.113.${Math.floor(Math.random() * 250)}`),
       );
       assert.equal(status, 401);
       assert.deepEqual(body, WRONG);
@@ -266,12 +264,7 @@ Deno.test("auth answers a missing or unreadable key hash like a wrong key, after
 Deno.test("auth answers 429 with retry-after after 5 attempts in 15 minutes, exactly", async () => {
   const clock = manualClock();
   using s = await setup({ EDITOR_CLOCK: clock.now });
-  const attempt = async () =>
-    await router.handle(
-      postJson("/api/auth", { key: "wrong" }),
-      s.env,
-      from("192.0.2.7"),
-    );
+  const attempt = async () => await sendKey("wrong", s.env, "192.0.2.7");
   for (let i = 0; i < 5; i++) {
     assert.equal((await answer(await attempt())).status, 401);
     clock.advance(60_000);
@@ -297,11 +290,7 @@ Deno.test("auth answers 429 with retry-after after 5 attempts in 15 minutes, exa
 Deno.test("auth answers 429 to a client over budget even with an oversized body", async () => {
   using s = await setup();
   for (let i = 0; i < 5; i++) {
-    await (await router.handle(
-      postJson("/api/auth", { key: "x" }),
-      s.env,
-      from("192.0.2.8"),
-    )).body?.cancel();
+    await (await sendKey("x", s.env, "192.0.2.8")).body?.cancel();
   }
   const big = postJson("/api/auth", { key: "x".repeat(1_000_000) });
   const { status, headers } = await answer(
@@ -317,12 +306,7 @@ Deno.test("auth lets 20 concurrent wrong keys from one client reach the key chec
   const responses = await Promise.all(
     Array.from(
       { length: 20 },
-      () =>
-        router.handle(
-          postJson("/api/auth", { key: "wrong" }),
-          s.env,
-          from("192.0.2.20"),
-        ),
+      () => sendKey("wrong", s.env, "192.0.2.20"),
     ),
   );
   const statuses = await Promise.all(
@@ -371,11 +355,7 @@ Deno.test("auth budgets are per client, IPv6 grouped by /64, behind a proxy by i
 
 Deno.test("auth DELETE clears both cookies, ends the session and is never limited", async () => {
   using s = await setup();
-  const login = await router.handle(
-    postJson("/api/auth", { key: KEY }),
-    s.env,
-    from("192.0.2.30"),
-  );
+  const login = await sendKey(KEY, s.env, "192.0.2.30");
   const cookie = cookieFrom(login);
   const withCookie = new Request(ORIGIN + "/api/content", {
     headers: { cookie },
@@ -383,10 +363,7 @@ Deno.test("auth DELETE clears both cookies, ends the session and is never limite
   assert.equal(await hasSession(s.kv, withCookie, s.env), true);
   for (let i = 0; i < 8; i++) {
     const response = await router.handle(
-      new Request(ORIGIN + "/api/auth", {
-        method: "DELETE",
-        headers: { cookie },
-      }),
+      logoutRequest(cookie),
       s.env,
       from("192.0.2.30"),
     );
@@ -425,11 +402,7 @@ Deno.test("a session stops working when the key hash changes and when its expiry
   const clock = manualClock();
   using s = await setup({ EDITOR_CLOCK: clock.now });
   const cookie = cookieFrom(
-    await router.handle(
-      postJson("/api/auth", { key: KEY }),
-      s.env,
-      from("192.0.2.31"),
-    ),
+    await sendKey(KEY, s.env, "192.0.2.31"),
   );
   const request = new Request(ORIGIN + "/api/content", { headers: { cookie } });
   assert.equal(await hasSession(s.kv, request, s.env), true);
@@ -552,19 +525,11 @@ Deno.test("auth writes one JSON log line per request, and no secret in any answe
     texts.push(JSON.stringify(headers), await response.text());
     return response;
   };
-  const login = await router.handle(
-    postJson("/api/auth", { key: KEY }),
-    s.env,
-    from("192.0.2.60"),
-  );
+  const login = await sendKey(KEY, s.env, "192.0.2.60");
   const cookie = cookieFrom(login);
   await record(login);
   await record(
-    await router.handle(
-      postJson("/api/auth", { key: KEY + "!" }),
-      s.env,
-      from("192.0.2.60"),
-    ),
+    await sendKey(KEY + "!", s.env, "192.0.2.60"),
   );
   await record(
     await router.handle(
@@ -612,11 +577,7 @@ Deno.test("auth writes one JSON log line per request, and no secret in any answe
 
 Deno.test("a login without EDITOR_KEY_HASH writes one log line that says why", async () => {
   using s = await setup({ EDITOR_KEY_HASH: undefined });
-  const response = await router.handle(
-    postJson("/api/auth", { key: KEY }),
-    s.env,
-    from("192.0.2.90"),
-  );
+  const response = await sendKey(KEY, s.env, "192.0.2.90");
   assert.equal(response.status, 401);
   await response.body?.cancel();
   assert.equal(s.env.logs.length, 1);

@@ -10,6 +10,7 @@ import type { KvStore } from "../../mod.ts";
 import {
   answer,
   from,
+  logoutRequest,
   ORIGIN,
   postJson,
   signedInEnv,
@@ -82,13 +83,7 @@ Deno.test("a closed or failing RATE_LIMIT answers 503 on every route but logout,
       assert.equal(status, 503, `${request.method} ${request.url}`);
       assert.deepEqual(body, { error: "unavailable" });
     }
-    const logout = await router.handle(
-      new Request(`${ORIGIN}/api/auth`, {
-        method: "DELETE",
-        headers: { cookie },
-      }),
-      env,
-    );
+    const logout = await router.handle(logoutRequest(cookie), env);
     assert.equal(logout.status, 200);
     assert.equal(logout.headers.getSetCookie().length, 2);
     await logout.body?.cancel();

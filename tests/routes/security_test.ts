@@ -15,6 +15,7 @@ import {
   cookieFrom,
   fastHash,
   from,
+  logoutRequest,
   ORIGIN,
   postJson,
   testEnv,
@@ -153,13 +154,7 @@ Deno.test("a session cookie planted beside the real one neither blocks it nor su
       s.nextClient(),
     )).status;
   assert.equal(await read(planted), 200);
-  const logout = await router.handle(
-    new Request(`${ORIGIN}/api/auth`, {
-      method: "DELETE",
-      headers: { cookie: planted },
-    }),
-    s.env,
-  );
+  const logout = await router.handle(logoutRequest(planted), s.env);
   assert.equal(logout.status, 200);
   await logout.body?.cancel();
   assert.equal(
@@ -204,14 +199,7 @@ Deno.test("a cross-site DELETE clears the cookies without touching KV", async ()
       ["editor", "session", await sha256Hex("Q".repeat(43))],
       { expiresAt: Date.now() + 60_000, key: "k" },
     );
-    await (await router.handle(
-      new Request(`${ORIGIN}/api/auth`, {
-        method: "DELETE",
-        headers: { cookie },
-      }),
-      env,
-    ))
-      .body?.cancel();
+    await (await router.handle(logoutRequest(cookie), env)).body?.cancel();
     assert.equal(deletes, 1, "a same-site logout deletes the session");
   } finally {
     kv.close();

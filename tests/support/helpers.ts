@@ -94,6 +94,19 @@ export function postJson(
 }
 
 /**
+ * A log-out (`DELETE /api/auth`) to the test site with a cookie header.
+ *
+ * @param cookie the cookie header
+ * @returns the request
+ */
+export function logoutRequest(cookie: string): Request {
+  return new Request(`${ORIGIN}/api/auth`, {
+    method: "DELETE",
+    headers: { cookie },
+  });
+}
+
+/**
  * Asserts the headers every answer carries.
  *
  * @param response the answer
