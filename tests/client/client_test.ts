@@ -12,6 +12,7 @@ import {
   type ErrorCode,
   failure as mapFailure,
   getPointer,
+  type PageObject,
 } from "../../client/mod.ts";
 import { createRouter, type Env } from "../../mod.ts";
 import { fastHash, from, testEnv } from "../support/helpers.ts";
@@ -190,32 +191,35 @@ Deno.test("client errors: invalid_content carries at and reason", async () => {
   await using s = await signedIn();
   const { content, version } = await s.client.read(HOME);
   const page = JSON.parse(content);
-  assertCode(
-    await failure(
-      s.client.publish({
-        path: HOME,
-        content: { ...page, cta: { href: "javascript:alert(1)" } },
-        version,
-      }),
-    ),
-    "invalid_content",
-    422,
-    { at: "/cta/href", reason: "link" },
-  );
-  page.sections[0].body = '<p><a href="javascript:alert(1)">x</a></p>';
-  assertCode(
-    await failure(s.client.publish({ path: HOME, content: page, version })),
-    "invalid_content",
-    422,
-    { at: "/sections/0/body", reason: "link" },
-  );
-  page.sections[0].body = "<script>alert(1)</script>";
-  assertCode(
-    await failure(s.client.publish({ path: HOME, content: page, version })),
-    "invalid_content",
-    422,
-    { at: "/sections/0/body", reason: "markup" },
-  );
+  const withBody = (body: string) => {
+    const changed = structuredClone(page);
+    changed.sections[0].body = body;
+    return changed;
+  };
+  const cases: [PageObject, { at: string; reason: string }][] = [
+    [
+      { ...page, cta: { href: "javascript:alert(1)" } },
+      { at: "/cta/href", reason: "link" },
+    ],
+    [
+      withBody('<p><a href="javascript:alert(1)">x</a></p>'),
+      { at: "/sections/0/body", reason: "link" },
+    ],
+    [
+      withBody("<script>alert(1)</script>"),
+      { at: "/sections/0/body", reason: "markup" },
+    ],
+  ];
+  for (const [changed, details] of cases) {
+    assertCode(
+      await failure(
+        s.client.publish({ path: HOME, content: changed, version }),
+      ),
+      "invalid_content",
+      422,
+      details,
+    );
+  }
 });
 
 Deno.test("client errors: unsupported_format carries kind", async () => {
