@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { assertHelpMentions, runCli } from "../support/cli.ts";
+import { assertHelpMentions, type CliRun, runCli } from "../support/cli.ts";
 
 const IMAGE = "hills-at-dawn-98c9ac741e4e.png";
 
@@ -48,20 +48,28 @@ const INVALID = {
   }),
 };
 
+/** What `editor check` prints for the {@linkcode INVALID} pages. */
+const INVALID_FAILURES = [
+  "src/content/pages/en/duplicate.json: /sections/1/id: duplicate_id (Page has an id used twice)",
+  "src/content/pages/en/hostile.json: /sections/0/body: markup (Page holds hostile markup: A tag outside the allowlist)",
+  "src/content/pages/fr/missing.json: /image/src: missing_image (no file public/images/ghost-0123456789ab.webp)",
+];
+
+/** Asserts a run that failed: exit 1, one line per failure, the summary. */
+function assertFailed(run: CliRun, failures: string[], summary: string) {
+  assert.equal(run.code, 1);
+  assert.equal(run.stdout, [...failures, ""].join("\n"));
+  assert.equal(run.stderr, summary);
+}
+
 Deno.test("editor check prints file, pointer and reason for a duplicate id, hostile markup and a missing image, and exits 1", async () => {
   await using site = await checkout(INVALID);
   const run = await runCli(["check", "--repo", site.root]);
-  assert.equal(run.code, 1);
-  assert.equal(
-    run.stdout,
-    [
-      "src/content/pages/en/duplicate.json: /sections/1/id: duplicate_id (Page has an id used twice)",
-      "src/content/pages/en/hostile.json: /sections/0/body: markup (Page holds hostile markup: A tag outside the allowlist)",
-      "src/content/pages/fr/missing.json: /image/src: missing_image (no file public/images/ghost-0123456789ab.webp)",
-      "",
-    ].join("\n"),
+  assertFailed(
+    run,
+    INVALID_FAILURES,
+    "3 of 4 page files fail the page rules\n",
   );
-  assert.equal(run.stderr, "3 of 4 page files fail the page rules\n");
 });
 
 Deno.test("editor check passes a checkout whose pages all pass, with a one-line summary and exit 0", async () => {
@@ -90,17 +98,11 @@ Deno.test("editor check reports a page path outside the declared locales and a f
     "--locales",
     "en,fr",
   ]);
-  assert.equal(run.code, 1);
-  assert.equal(
-    run.stdout,
-    [
-      "src/content/pages/de/start.json: (page): path (not a page path: src/content/pages/{en|fr}/{page}.json, lower-case words joined by hyphens)",
-      "src/content/pages/en/Bad_Name.json: (page): path (not a page path: src/content/pages/{en|fr}/{page}.json, lower-case words joined by hyphens)",
-      "src/content/pages/en/linked.json: (page): symlink (a page file must not be a symbolic link)",
-      "",
-    ].join("\n"),
-  );
-  assert.equal(run.stderr, "3 of 4 page files fail the page rules\n");
+  assertFailed(run, [
+    "src/content/pages/de/start.json: (page): path (not a page path: src/content/pages/{en|fr}/{page}.json, lower-case words joined by hyphens)",
+    "src/content/pages/en/Bad_Name.json: (page): path (not a page path: src/content/pages/{en|fr}/{page}.json, lower-case words joined by hyphens)",
+    "src/content/pages/en/linked.json: (page): symlink (a page file must not be a symbolic link)",
+  ], "3 of 4 page files fail the page rules\n");
 });
 
 Deno.test("editor check passes the example site's pages", async () => {
@@ -153,10 +155,7 @@ Deno.test("editor check says how to write an image named by a path: its bare nam
     }),
   });
   const run = await runCli(["check", "--repo", site.root]);
-  assert.equal(run.code, 1);
-  assert.equal(
-    run.stdout,
-    'src/content/pages/en/old.json: /sections/0/image/src: media (Page has an image name not allowed: "/images/hero.jpg" is a path; write the bare name "hero.jpg" of a file in public/images/)\n',
-  );
-  assert.equal(run.stderr, "1 of 2 page files fails the page rules\n");
+  assertFailed(run, [
+    'src/content/pages/en/old.json: /sections/0/image/src: media (Page has an image name not allowed: "/images/hero.jpg" is a path; write the bare name "hero.jpg" of a file in public/images/)',
+  ], "1 of 2 page files fails the page rules\n");
 });
