@@ -67,6 +67,29 @@ async function names(folder: string): Promise<string[]> {
   return out.sort();
 }
 
+/**
+ * Asserts that a failed write left the checkout as it was (the page's bytes,
+ * no other file beside it, one commit), then that a new file in new folders
+ * is refused the same way and leaves nothing: no folder remains.
+ */
+async function assertNothingWritten(
+  checkout: LocalCheckout,
+  folder: string,
+  before: Uint8Array,
+  newFile: string,
+): Promise<void> {
+  assert.deepEqual(await Deno.readFile(join(folder, PAGE)), before);
+  assert.deepEqual(await names(join(folder, "src/content/pages/en")), [
+    "home.json",
+  ]);
+  assert.equal(await commitCount(folder), 1);
+  await assert.rejects(
+    checkout.write(newFile, bytes("{}\n"), "", "New"),
+    RepositoryError,
+  );
+  assert.deepEqual(await names(join(folder, "src/content/pages")), ["en"]);
+}
+
 /** Whether something is at a path (links not followed). */
 async function exists(path: string): Promise<boolean> {
   try {
@@ -376,18 +399,12 @@ Deno.test("local checkout leaves the old file whole when a write fails after the
     assert.ok(error instanceof RepositoryError);
     assert.equal(error.code, "unavailable");
     assert.match(error.message, /Injected failure/);
-    assert.deepEqual(await Deno.readFile(join(folder, PAGE)), before);
-    assert.deepEqual(await names(join(folder, "src/content/pages/en")), [
-      "home.json",
-    ]);
-    assert.equal(await commitCount(folder), 1);
-
-    // a new file in new folders: nothing remains
-    await assert.rejects(
-      checkout.write("src/content/pages/de/x/y.json", bytes("{}\n"), "", "New"),
-      RepositoryError,
+    await assertNothingWritten(
+      checkout,
+      folder,
+      before,
+      "src/content/pages/de/x/y.json",
     );
-    assert.deepEqual(await names(join(folder, "src/content/pages")), ["en"]);
     assert.equal(await git(folder, "status", "--porcelain"), "");
   }, { faults });
 });
@@ -404,17 +421,12 @@ Deno.test("local checkout restores the file when git cannot update the index", a
     assert.ok(error instanceof RepositoryError, String(error));
     assert.equal(error.code, "unavailable");
     assert.match(error.message, /index\.lock/);
-    assert.deepEqual(await Deno.readFile(join(folder, PAGE)), before);
-    assert.deepEqual(await names(join(folder, "src/content/pages/en")), [
-      "home.json",
-    ]);
-    assert.equal(await commitCount(folder), 1);
-
-    await assert.rejects(
-      checkout.write("src/content/pages/de/new.json", bytes("{}\n"), "", "New"),
-      RepositoryError,
+    await assertNothingWritten(
+      checkout,
+      folder,
+      before,
+      "src/content/pages/de/new.json",
     );
-    assert.deepEqual(await names(join(folder, "src/content/pages")), ["en"]);
     await Deno.remove(join(folder, ".git/index.lock"));
     assert.equal(await git(folder, "status", "--porcelain"), "");
   });

@@ -54,6 +54,9 @@ function pageOf(bytes: number, title: string): string {
   return JSON.stringify({ title, body: "x".repeat(bytes) });
 }
 
+/** What {@linkcode signedIn} gives. */
+type SignedIn = Awaited<ReturnType<typeof signedIn>>;
+
 /** A signed-in router env over a checkout at `root`. */
 async function signedIn(root: string) {
   const kv = await Deno.openKv(":memory:");
@@ -97,6 +100,15 @@ async function signedIn(root: string) {
   };
 }
 
+/** Asserts a publish answered 502 `unavailable` within a bounded time. */
+function assertUnavailable(
+  answer: { status: number; body: unknown; ms: number },
+): void {
+  assert.equal(answer.status, 502);
+  assert.deepEqual(answer.body, { error: "unavailable" });
+  assert.ok(answer.ms < 5_000, `${answer.ms} ms`);
+}
+
 /** A copy of a test site on a tmpfs of `size`, unmounted when disposed. */
 async function siteOnTmpfs(size: string) {
   const site = await tempSite();
@@ -115,70 +127,76 @@ async function siteOnTmpfs(size: string) {
   };
 }
 
-Deno.test({
-  name:
-    "a full disk answers 502 unavailable, leaves the old file whole and nothing temporary; once space is back the publish is served",
-  ignore: !MOUNT,
-  async fn() {
-    await using disk = await siteOnTmpfs("400k");
-    const s = await signedIn(disk.root);
-    try {
-      // Fill the disk but about 30 KB.
-      const free = Number(
-        new TextDecoder().decode(
-          (await new Deno.Command("df", {
-            args: ["--output=avail", "-B1", disk.root],
-            stdout: "piped",
-          }).output()).stdout,
-        ).trim().split("\n")[1] ?? "0",
-      );
-      await Deno.writeFile(
-        join(disk.root, "filler"),
-        new Uint8Array(Math.max(0, free - 30_000)),
-      );
-      await s.git("add", "filler");
-      await s.git("commit", "-qm", "Filler");
-      const full = await s.publish(pageOf(60_000, "Too big for the disk"));
-      assert.equal(full.status, 502);
-      assert.deepEqual(full.body, { error: "unavailable" });
-      assert.ok(full.ms < 5_000, `${full.ms} ms`);
-      await s.assertWhole(HOME_TEXT);
-      await s.git("rm", "-q", "filler");
-      await s.git("commit", "-qm", "Room");
-      await s.git("gc", "--prune=now", "-q");
-      const next = await s.publish(pageOf(60_000, "Fits now"));
-      assert.equal(next.status, 200, JSON.stringify(next.body));
-      await s.assertWhole(
-        JSON.stringify(JSON.parse(pageOf(60_000, "Fits now")), null, 2) + "\n",
-      );
-    } finally {
-      s.close();
-    }
-  },
-});
+/**
+ * A test signed in over a site copied to a tmpfs of `size` (skipped where
+ * the test may not mount one).
+ */
+function testOnTmpfs(
+  name: string,
+  size: string,
+  body: (s: SignedIn, root: string) => Promise<void>,
+): void {
+  Deno.test({
+    name,
+    ignore: !MOUNT,
+    async fn() {
+      await using disk = await siteOnTmpfs(size);
+      const s = await signedIn(disk.root);
+      try {
+        await body(s, disk.root);
+      } finally {
+        s.close();
+      }
+    },
+  });
+}
 
-Deno.test({
-  name:
-    "a read-only folder answers 502 unavailable and writes nothing; writable again, the publish is served",
-  ignore: !MOUNT,
-  async fn() {
-    await using disk = await siteOnTmpfs("2m");
-    const s = await signedIn(disk.root);
-    try {
-      assert.ok(await run("mount", "-o", "remount,ro", disk.root));
-      const refused = await s.publish(pageOf(100, "Read-only"));
-      assert.equal(refused.status, 502);
-      assert.deepEqual(refused.body, { error: "unavailable" });
-      assert.ok(refused.ms < 5_000, `${refused.ms} ms`);
-      await s.assertWhole(HOME_TEXT);
-      assert.ok(await run("mount", "-o", "remount,rw", disk.root));
-      const next = await s.publish(pageOf(100, "Writable"));
-      assert.equal(next.status, 200);
-    } finally {
-      s.close();
-    }
+testOnTmpfs(
+  "a full disk answers 502 unavailable, leaves the old file whole and nothing temporary; once space is back the publish is served",
+  "400k",
+  async (s, root) => {
+    // Fill the disk but about 30 KB.
+    const free = Number(
+      new TextDecoder().decode(
+        (await new Deno.Command("df", {
+          args: ["--output=avail", "-B1", root],
+          stdout: "piped",
+        }).output()).stdout,
+      ).trim().split("\n")[1] ?? "0",
+    );
+    await Deno.writeFile(
+      join(root, "filler"),
+      new Uint8Array(Math.max(0, free - 30_000)),
+    );
+    await s.git("add", "filler");
+    await s.git("commit", "-qm", "Filler");
+    const full = await s.publish(pageOf(60_000, "Too big for the disk"));
+    assertUnavailable(full);
+    await s.assertWhole(HOME_TEXT);
+    await s.git("rm", "-q", "filler");
+    await s.git("commit", "-qm", "Room");
+    await s.git("gc", "--prune=now", "-q");
+    const next = await s.publish(pageOf(60_000, "Fits now"));
+    assert.equal(next.status, 200, JSON.stringify(next.body));
+    await s.assertWhole(
+      JSON.stringify(JSON.parse(pageOf(60_000, "Fits now")), null, 2) + "\n",
+    );
   },
-});
+);
+
+testOnTmpfs(
+  "a read-only folder answers 502 unavailable and writes nothing; writable again, the publish is served",
+  "2m",
+  async (s, root) => {
+    assert.ok(await run("mount", "-o", "remount,ro", root));
+    const refused = await s.publish(pageOf(100, "Read-only"));
+    assertUnavailable(refused);
+    await s.assertWhole(HOME_TEXT);
+    assert.ok(await run("mount", "-o", "remount,rw", root));
+    const next = await s.publish(pageOf(100, "Writable"));
+    assert.equal(next.status, 200);
+  },
+);
 
 Deno.test("git missing from PATH answers 502 unavailable, restores the file and the index; with git back the publish is served", async () => {
   await using site = await tempSite();
@@ -188,9 +206,7 @@ Deno.test("git missing from PATH answers 502 unavailable, restores the file and 
     Deno.env.set("PATH", "/nonexistent");
     const refused = await s.publish(pageOf(100, "No git"));
     Deno.env.set("PATH", path);
-    assert.equal(refused.status, 502);
-    assert.deepEqual(refused.body, { error: "unavailable" });
-    assert.ok(refused.ms < 5_000, `${refused.ms} ms`);
+    assertUnavailable(refused);
     await s.assertWhole(HOME_TEXT);
     assert.equal(await site.commitCount(), 1);
     const next = await s.publish(pageOf(100, "Git is back"));
