@@ -7,6 +7,7 @@
  */
 
 import { hashKey, verifyKey } from "../lib/access/site_key.ts";
+import { spawnWithInput } from "../tests/support/process.ts";
 
 const KEY = "correct horse battery staple";
 const phc = await hashKey(KEY);
@@ -21,26 +22,26 @@ Deno.bench({
   n: 12,
   warmup: 2,
   async fn() {
-    const child = new Deno.Command(argon2, {
-      args: [
-        "somesaltsomesalt",
-        "-id",
-        "-t",
-        "3",
-        "-k",
-        "65536",
-        "-p",
-        "1",
-        "-l",
-        "32",
-        "-r",
-      ],
-      stdin: "piped",
-      stdout: "piped",
-    }).spawn();
-    const writer = child.stdin.getWriter();
-    await writer.write(new TextEncoder().encode(KEY));
-    await writer.close();
+    const child = await spawnWithInput(
+      new Deno.Command(argon2, {
+        args: [
+          "somesaltsomesalt",
+          "-id",
+          "-t",
+          "3",
+          "-k",
+          "65536",
+          "-p",
+          "1",
+          "-l",
+          "32",
+          "-r",
+        ],
+        stdin: "piped",
+        stdout: "piped",
+      }),
+      KEY,
+    );
     const { code } = await child.output();
     if (code !== 0) throw new Error("argon2 failed");
   },

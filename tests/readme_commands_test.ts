@@ -17,6 +17,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROOT } from "./support/cli.ts";
+import { spawnWithInput } from "./support/process.ts";
 
 /** How one README command is run, or why it is not. */
 type Step =
@@ -194,17 +195,17 @@ async function bash(
   cwd: string,
   stdin = "",
 ): Promise<Ran> {
-  const child = new Deno.Command("bash", {
-    args: ["-c", script],
-    cwd,
-    env: { KEY, NO_COLOR: "1" },
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
+  const child = await spawnWithInput(
+    new Deno.Command("bash", {
+      args: ["-c", script],
+      cwd,
+      env: { KEY, NO_COLOR: "1" },
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+    }),
+    stdin,
+  );
   const timer = setTimeout(() => child.kill("SIGKILL"), 300_000);
   try {
     const { code, stdout, stderr } = await child.output();

@@ -6,6 +6,7 @@ import {
   runCli,
   verifyWithPython,
 } from "../support/cli.ts";
+import { spawnWithInput } from "../support/process.ts";
 
 /** The hash-key command at a cost cheap enough for tests. */
 const WEAK_HASH_KEY = [
@@ -230,22 +231,22 @@ Deno.test("editor --help and editor hash-key --help explain the commands and opt
 });
 
 Deno.test("deno task editor hash-key runs the CLI from a checkout", async () => {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "task",
-      "--quiet",
-      "editor",
-      ...WEAK_HASH_KEY,
-    ],
-    cwd: ROOT,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode("from the task"));
-  await writer.close();
+  const child = await spawnWithInput(
+    new Deno.Command(Deno.execPath(), {
+      args: [
+        "task",
+        "--quiet",
+        "editor",
+        ...WEAK_HASH_KEY,
+      ],
+      cwd: ROOT,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+    }),
+    "from the task",
+  );
   const output = await child.output();
   const stdout = new TextDecoder().decode(output.stdout);
   assert.equal(output.code, 0, new TextDecoder().decode(output.stderr));

@@ -19,6 +19,7 @@ import {
   startGitHubDouble,
 } from "../support/github_double.ts";
 import { decodeBase64, encodeBase64 } from "../../lib/bytes.ts";
+import { gitHashObject } from "../support/site.ts";
 
 const PAGE = "src/content/pages/en/home.json";
 const encoder = new TextEncoder();
@@ -654,21 +655,6 @@ Deno.test("the token appears in no error", async () => {
     assert.ok(!text.includes("SECRETsecret"), text);
   }
 });
-
-async function gitHashObject(content: Uint8Array): Promise<string> {
-  const child = new Deno.Command("git", {
-    args: ["hash-object", "--stdin"],
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(content);
-  await writer.close();
-  const { code, stdout } = await child.output();
-  assert.equal(code, 0);
-  return new TextDecoder().decode(stdout).trim();
-}
 
 Deno.test("versions equal git hash-object", async () => {
   const samples = [

@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { spawnWithInput } from "./process.ts";
 
 /** Where the project lives. */
 export const ROOT: string = new URL("../../", import.meta.url).pathname;
@@ -35,17 +36,17 @@ export async function runCli(
   stdin = "",
   env: Record<string, string> = {},
 ): Promise<CliRun> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", CLI, ...args],
-    cwd: ROOT,
-    stdin: "piped",
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", ...env },
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(new TextEncoder().encode(stdin));
-  await writer.close();
+  const child = await spawnWithInput(
+    new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "--quiet", CLI, ...args],
+      cwd: ROOT,
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1", ...env },
+    }),
+    stdin,
+  );
   const output = await child.output();
   return {
     code: output.code,

@@ -4,6 +4,7 @@
  * @module
  */
 
+import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   type LocalCheckoutFaults,
@@ -11,6 +12,7 @@ import {
 } from "../../lib/repository/local/checkout.ts";
 import type { ClientInfo, Env, Router } from "../../mod.ts";
 import { commitInitial, gitIn } from "./git.ts";
+import { spawnWithInput } from "./process.ts";
 import { fastHash, from, login, type TestEnv, testEnv } from "./helpers.ts";
 import type {
   LocalCheckout,
@@ -95,17 +97,18 @@ export async function tempSite(
 export async function gitHashObject(
   text: string | Uint8Array,
 ): Promise<string> {
-  const child = new Deno.Command("git", {
-    args: ["hash-object", "--stdin"],
-    stdin: "piped",
-    stdout: "piped",
-  }).spawn();
-  const writer = child.stdin.getWriter();
-  await writer.write(
-    typeof text === "string" ? new TextEncoder().encode(text) : text,
+  const child = await spawnWithInput(
+    new Deno.Command("git", {
+      args: ["hash-object", "--stdin"],
+      stdin: "piped",
+      stdout: "piped",
+      stderr: "null",
+    }),
+    text,
   );
-  await writer.close();
-  return new TextDecoder().decode((await child.output()).stdout).trim();
+  const { code, stdout } = await child.output();
+  assert.equal(code, 0, "git hash-object failed");
+  return new TextDecoder().decode(stdout).trim();
 }
 
 /** A test site with a KV and an env over the site's checkout. */
