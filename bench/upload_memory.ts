@@ -8,7 +8,9 @@
  */
 
 import { join } from "node:path";
-import { hashKey } from "../lib/access/site_key.ts";
+import { serveCheckout } from "../tests/support/cli.ts";
+import { commitInitial, gitIn } from "../tests/support/git.ts";
+import { fastHash } from "../tests/support/helpers.ts";
 import { pngOfSize } from "../tests/support/image_fixtures.ts";
 
 const SIZE = 20_000_000;
@@ -16,55 +18,16 @@ const work = await Deno.makeTempDir({ prefix: "editor-upload-memory-" });
 const site = join(work, "site");
 await Deno.mkdir(join(site, "src/content/pages/en"), { recursive: true });
 await Deno.writeTextFile(join(site, "src/content/pages/en/home.json"), "{}\n");
-for (
-  const args of [
-    ["init", "-q"],
-    ["config", "user.email", "b@localhost"],
-    ["config", "user.name", "Bench"],
-    ["add", "-A"],
-    ["commit", "-qm", "Site"],
-  ]
-) {
-  await new Deno.Command("git", { args: ["-C", site, ...args] }).output();
-}
+await commitInitial(gitIn(site), "Bench", "b@localhost");
 await Deno.writeFile(join(work, "big.png"), pngOfSize(SIZE));
 await Deno.writeFile(join(work, "small.png"), pngOfSize(64_000));
 const key = "memory key";
-const server = new Deno.Command(Deno.execPath(), {
-  args: [
-    "run",
-    "-A",
-    "--quiet",
-    new URL("../cli.ts", import.meta.url).pathname,
-    "serve",
-    "--repo",
-    site,
-    "--port",
-    "0",
-    "--kv",
-    join(work, "kv.sqlite3"),
-  ],
-  env: {
-    EDITOR_KEY_HASH: await hashKey(key, {
-      memory: 64,
-      iterations: 1,
-      parallelism: 1,
-    }),
-  },
-  stdout: "piped",
-  stderr: "inherit",
-}).spawn();
-const reader = server.stdout.pipeThrough(new TextDecoderStream()).getReader();
-let output = "";
-while (!/listening on (\S+)/.test(output)) {
-  const { value, done } = await reader.read();
-  if (done) throw new Error("editor serve did not start");
-  output += value;
-}
-const url = /listening on (\S+)/.exec(output)?.[1] ?? "";
-void (async () => {
-  while (!(await reader.read()).done) { /* drain the log lines */ }
-})();
+// The log lines are drained; only the first kilobytes are kept.
+const server = await serveCheckout(site, {
+  kv: join(work, "kv.sqlite3"),
+  env: { EDITOR_KEY_HASH: await fastHash(key) },
+}, 10_000);
+const { url } = server;
 
 const peakKiB = async () => {
   const status = await Deno.readTextFile(`/proc/${server.pid}/status`);
@@ -113,8 +76,7 @@ const started = performance.now();
 console.log("upload:", await curl(join(work, "big.png"), "big", jar));
 const elapsed = performance.now() - started;
 const after = await peakKiB();
-server.kill("SIGTERM");
-await server.status;
+await server.stop();
 await Deno.remove(work, { recursive: true });
 const growth = (after - before) * 1024;
 console.log(

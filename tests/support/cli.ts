@@ -206,11 +206,13 @@ export interface ServeCheckoutOptions {
  *
  * @param repo the checkout's folder
  * @param options the KV file, more arguments, extra environment variables
+ * @param keepStdout how many characters of standard output to keep
  * @returns the running server
  */
 export function serveCheckout(
   repo: string,
   options: ServeCheckoutOptions = {},
+  keepStdout = Infinity,
 ): Promise<ServeProcess> {
   return startServeProcess(
     [
@@ -223,5 +225,6 @@ export function serveCheckout(
       options.kv ?? ":memory:",
     ],
     options.env,
+    keepStdout,
   );
 }
