@@ -43,6 +43,17 @@ export const SESSION_SECONDS = 28_800;
 
 const MINUTE = 60_000;
 
+/**
+ * How long a 429 to a client already told 429 waits before it is sent, in
+ * milliseconds: a client that keeps sending past its budget one request at a
+ * time (a script, a retry loop) is slowed to a few requests a second, which
+ * keeps the server's time for the editors within their budgets. The first
+ * 429 is sent at once.
+ */
+export const REFUSED_AGAIN_DELAY_MS = 250;
+/** At most this many such answers wait at once; beyond, they go at once. */
+export const REFUSED_AGAIN_HELD_MAX = 1_000;
+
 /** The rate budgets: requests per client and route, in a sliding window. */
 export const BUDGETS: Readonly<
   Record<

@@ -11,7 +11,11 @@ import { HttpError } from "../http/http_error.ts";
 import { kvOf } from "./kv_binding.ts";
 import { peekSlot } from "./rate_window.ts";
 import { checkSessionAgain, rememberSession, sessionKeys } from "./session.ts";
-import { BUDGETS } from "../limits.ts";
+import {
+  BUDGETS,
+  REFUSED_AGAIN_DELAY_MS,
+  REFUSED_AGAIN_HELD_MAX,
+} from "../limits.ts";
 export { BUDGETS };
 
 /** The routes that have a budget. */
@@ -51,12 +55,45 @@ export async function limitRate(
     sessions,
     request ? (also) => checkSessionAgain(also, env) : undefined,
   );
-  if (!peek.ok) throw tooMany(route, peek.retryAfterSeconds);
+  if (!peek.ok) {
+    if (peek.remembered) await holdRefusal();
+    throw tooMany(route, peek.retryAfterSeconds);
+  }
   if (request) rememberSession(request, env, peek.also);
   return async () => {
     const taken = await peek.take();
     if (!taken.ok) throw tooMany(route, taken.retryAfterSeconds);
   };
+}
+
+let held = 0;
+
+/**
+ * The 429s waiting now before they are sent (see `REFUSED_AGAIN_DELAY_MS`).
+ *
+ * @example
+ * ```ts
+ * import { refusalsHeld } from "./rate_limit.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(refusalsHeld(), 0);
+ * ```
+ *
+ * @returns how many
+ */
+export function refusalsHeld(): number {
+  return held;
+}
+
+/** Waits before a repeated 429, unless too many already wait. */
+async function holdRefusal(): Promise<void> {
+  if (held >= REFUSED_AGAIN_HELD_MAX) return;
+  held++;
+  try {
+    await new Promise((resolve) => setTimeout(resolve, REFUSED_AGAIN_DELAY_MS));
+  } finally {
+    held--;
+  }
 }
 
 function tooMany(route: RateRoute, seconds: number): HttpError {

@@ -117,7 +117,12 @@ function remember(
 
 /** A window read by `peekSlot`: refused already, or a slot may be taken. */
 export type PeekResult =
-  | { readonly ok: false; readonly retryAfterSeconds: number }
+  | {
+    readonly ok: false;
+    readonly retryAfterSeconds: number;
+    /** Refused from the process's memory of an earlier refusal. */
+    readonly remembered?: true;
+  }
   | {
     readonly ok: true;
     /** The entries at `alsoRead`, read in the same round trip. */
@@ -161,6 +166,7 @@ export async function peekSlot(
       return {
         ok: false,
         retryAfterSeconds: Math.max(1, Math.ceil((known - now) / 1000)),
+        remembered: true,
       };
     }
     memo.delete(id);
