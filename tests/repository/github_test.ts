@@ -60,15 +60,21 @@ async function withDouble(
   }
 }
 
-async function rejectsWithCode(
-  promise: Promise<unknown>,
-  code: RepositoryErrorCode,
-): Promise<RepositoryError> {
+/** What a promise rejects with, after asserting that it rejects. */
+async function rejection(promise: Promise<unknown>): Promise<unknown> {
   let caught: unknown;
   await assert.rejects(promise, (error) => {
     caught = error;
     return true;
   });
+  return caught;
+}
+
+async function rejectsWithCode(
+  promise: Promise<unknown>,
+  code: RepositoryErrorCode,
+): Promise<RepositoryError> {
+  const caught = await rejection(promise);
   assert.ok(caught instanceof RepositoryError, String(caught));
   assert.equal(caught.code, code, caught.message);
   return caught;
@@ -77,11 +83,7 @@ async function rejectsWithCode(
 async function rejectsWithConflict(
   promise: Promise<unknown>,
 ): Promise<ConflictError> {
-  let caught: unknown;
-  await assert.rejects(promise, (error) => {
-    caught = error;
-    return true;
-  });
+  const caught = await rejection(promise);
   assert.ok(caught instanceof ConflictError, String(caught));
   return caught;
 }
@@ -274,77 +276,52 @@ Deno.test("a version that is not a blob sha is a ConflictError without a request
 });
 
 Deno.test("GitHub's failures map to repository error codes", async () => {
+  /** A fault that read and write both answer with the same code. */
+  const both = (fault: GitHubFault, code: RepositoryErrorCode) => ({
+    fault,
+    read: code,
+    write: code,
+  });
   const cases: {
     fault: GitHubFault;
     read: RepositoryErrorCode | null;
     write: RepositoryErrorCode | "conflict";
   }[] = [
-    {
-      fault: { kind: "status", status: 401 },
-      read: "unauthorized",
-      write: "unauthorized",
-    },
-    {
-      fault: {
-        kind: "status",
-        status: 403,
-        body: JSON.stringify({
-          message: "Resource not accessible by personal access token",
-        }),
-      },
-      read: "unauthorized",
-      write: "unauthorized",
-    },
-    {
-      fault: {
-        kind: "status",
-        status: 403,
-        headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1" },
-      },
-      read: "unavailable",
-      write: "unavailable",
-    },
-    {
-      fault: {
-        kind: "status",
-        status: 403,
-        headers: { "retry-after": "60" },
-        body: JSON.stringify({ message: "Forbidden" }),
-      },
-      read: "unavailable",
-      write: "unavailable",
-    },
-    {
-      fault: {
-        kind: "status",
-        status: 403,
-        body: JSON.stringify({
-          message: "You have exceeded a secondary rate limit.",
-        }),
-      },
-      read: "unavailable",
-      write: "unavailable",
-    },
-    {
-      fault: { kind: "status", status: 429, headers: { "retry-after": "30" } },
-      read: "unavailable",
-      write: "unavailable",
-    },
-    ...[500, 502, 503].map((status) => ({
-      fault: { kind: "status", status, times: 2 } as GitHubFault,
-      read: "unavailable" as const,
-      write: "unavailable" as const,
-    })),
-    {
-      fault: { kind: "malformed" },
-      read: "unavailable",
-      write: "unavailable",
-    },
-    {
-      fault: { kind: "status", status: 200, body: "" },
-      read: "unavailable",
-      write: "unavailable",
-    },
+    both({ kind: "status", status: 401 }, "unauthorized"),
+    both({
+      kind: "status",
+      status: 403,
+      body: JSON.stringify({
+        message: "Resource not accessible by personal access token",
+      }),
+    }, "unauthorized"),
+    both({
+      kind: "status",
+      status: 403,
+      headers: { "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1" },
+    }, "unavailable"),
+    both({
+      kind: "status",
+      status: 403,
+      headers: { "retry-after": "60" },
+      body: JSON.stringify({ message: "Forbidden" }),
+    }, "unavailable"),
+    both({
+      kind: "status",
+      status: 403,
+      body: JSON.stringify({
+        message: "You have exceeded a secondary rate limit.",
+      }),
+    }, "unavailable"),
+    both(
+      { kind: "status", status: 429, headers: { "retry-after": "30" } },
+      "unavailable",
+    ),
+    ...[500, 502, 503].map((status) =>
+      both({ kind: "status", status, times: 2 }, "unavailable")
+    ),
+    both({ kind: "malformed" }, "unavailable"),
+    both({ kind: "status", status: 200, body: "" }, "unavailable"),
     {
       fault: { kind: "status", status: 404 },
       read: null,
@@ -355,25 +332,16 @@ Deno.test("GitHub's failures map to repository error codes", async () => {
       read: "unavailable",
       write: "conflict",
     },
-    {
-      fault: {
-        kind: "status",
-        status: 422,
-        body: JSON.stringify({ message: "content is not valid Base64" }),
-      },
-      read: "unavailable",
-      write: "unavailable",
-    },
-    {
-      fault: { kind: "status", status: 400, body: "<html>Bad</html>" },
-      read: "unavailable",
-      write: "unavailable",
-    },
-    {
-      fault: { kind: "status", status: 302 },
-      read: "unavailable",
-      write: "unavailable",
-    },
+    both({
+      kind: "status",
+      status: 422,
+      body: JSON.stringify({ message: "content is not valid Base64" }),
+    }, "unavailable"),
+    both(
+      { kind: "status", status: 400, body: "<html>Bad</html>" },
+      "unavailable",
+    ),
+    both({ kind: "status", status: 302 }, "unavailable"),
   ];
   await withDouble(async (double, repository) => {
     const sha = await gitBlobSha(encoder.encode("{}"));
