@@ -108,13 +108,25 @@ async function login(
   from: string,
   key = KEY,
 ): Promise<Reply> {
-  return await request(phase, "POST /api/auth", {
+  return await sendJson(phase, server, "api/auth", from, { key });
+}
+
+/** Sends a JSON body to a route, with more headers if given. */
+function sendJson(
+  phase: string,
+  server: Server,
+  path: string,
+  from: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Reply> {
+  return request(phase, `POST /${path}`, {
     url: server.url,
     method: "POST",
-    path: "api/auth",
+    path,
     from,
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ key }),
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
   });
 }
 
@@ -145,14 +157,11 @@ async function publish(
 ): Promise<Reply> {
   const text = JSON.stringify(content);
   const start = performance.now();
-  const reply = await request(phase, "POST /api/save", {
-    url: server.url,
-    method: "POST",
-    path: "api/save",
-    from,
-    headers: { "content-type": "application/json", cookie },
-    body: JSON.stringify({ path: pagePath(page), content: text, version }),
-  });
+  const reply = await sendJson(phase, server, "api/save", from, {
+    path: pagePath(page),
+    content: text,
+    version,
+  }, { cookie });
   publishes.push({
     page,
     sent: version,
@@ -267,28 +276,14 @@ async function stranger(id: number): Promise<void> {
         });
         break;
       case 2:
-        await request("mixed", "POST /api/save", {
-          url: server.url,
-          method: "POST",
-          path: "api/save",
-          from,
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({
-            path: pagePath("p0"),
-            content: "x".repeat(130_000),
-            version: "",
-          }),
+        await sendJson("mixed", server, "api/save", from, {
+          path: pagePath("p0"),
+          content: "x".repeat(130_000),
+          version: "",
         });
         break;
       case 3:
-        await request("mixed", "POST /api/auth", {
-          url: server.url,
-          method: "POST",
-          path: "api/auth",
-          from,
-          headers: { "content-type": "application/json" },
-          body: JSON.stringify({ key: "k".repeat(2_100) }),
-        });
+        await login("mixed", server, from, "k".repeat(2_100));
         break;
       default:
         await request("mixed", "GET /api/content", {
