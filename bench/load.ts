@@ -296,13 +296,18 @@ async function stranger(id: number): Promise<void> {
   }
 }
 
+/** The cookie of a login that must have succeeded, checked. */
+function sessionOf(login: Reply, who: string): string {
+  check(
+    login.status === 200,
+    `${who}'s login answered ${login.status} ${login.text}`,
+  );
+  return cookieOf(login);
+}
+
 async function oversizedUpload(): Promise<void> {
   const from = "127.0.2.200";
-  check(
-    uploaderLogin.status === 200,
-    `the uploader's login answered ${uploaderLogin.status} ${uploaderLogin.text}`,
-  );
-  const cookie = cookieOf(uploaderLogin);
+  const cookie = sessionOf(uploaderLogin, "the uploader");
   const big = await upload(
     "mixed",
     b,
@@ -317,11 +322,7 @@ async function oversizedUpload(): Promise<void> {
 /** One address, both processes: the content budget (60) holds across them. */
 async function budgetProbe(): Promise<string> {
   const from = "127.0.3.1";
-  check(
-    probeLogin.status === 200,
-    `the probe's login answered ${probeLogin.status} ${probeLogin.text}`,
-  );
-  const cookie = cookieOf(probeLogin);
+  const cookie = sessionOf(probeLogin, "the probe");
   const counts = new Map<number, number>();
   for (let n = 0; n < 70; n++) {
     const reply = await read("mixed", n % 2 ? b : a, from, cookie, "p4");
