@@ -84,23 +84,23 @@ export function mountRegions(page: PageState, hooks: RegionHooks): void {
     element.closest("[data-inpage-page]") === page.container;
   const found = (name: string) =>
     [...page.container.querySelectorAll<HTMLElement>(`[${name}]`)].filter(own);
-  for (const element of found("data-inpage-text")) {
-    page.regions.push(textRegion(page, element, hooks));
-  }
-  for (const element of found("data-inpage-html")) {
-    page.regions.push(htmlRegion(page, element, hooks));
-  }
-  for (const element of found("data-inpage-image")) {
-    page.regions.push(imageRegion(page, element, hooks));
+  for (const [name, make] of MAKERS) {
+    for (const element of found(name)) {
+      const pointer = element.getAttribute(name) ?? "";
+      page.regions.push(make(page, element, pointer, hooks));
+    }
   }
 }
 
-function textRegion(
+/** Makes one region of an element marked with its pointer. */
+type RegionMaker = (
   page: PageState,
   element: HTMLElement,
+  pointer: string,
   hooks: RegionHooks,
-): Region {
-  const pointer = element.getAttribute("data-inpage-text") ?? "";
+) => Region;
+
+const textRegion: RegionMaker = (page, element, pointer, hooks) => {
   const value = getPointer(page.base, pointer);
   if (typeof value === "string" && element.textContent !== value) {
     element.textContent = value;
@@ -133,14 +133,9 @@ function textRegion(
       element.removeAttribute("contenteditable");
     },
   };
-}
+};
 
-function htmlRegion(
-  page: PageState,
-  element: HTMLElement,
-  hooks: RegionHooks,
-): Region {
-  const pointer = element.getAttribute("data-inpage-html") ?? "";
+const htmlRegion: RegionMaker = (page, element, pointer, hooks) => {
   const value = getPointer(page.base, pointer);
   const region: Region = {
     kind: "html",
@@ -181,14 +176,9 @@ function htmlRegion(
     }
   });
   return region;
-}
+};
 
-function imageRegion(
-  page: PageState,
-  element: HTMLElement,
-  hooks: RegionHooks,
-): Region {
-  const pointer = element.getAttribute("data-inpage-image") ?? "";
+const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
   const image = element instanceof HTMLImageElement
     ? element
     : element.querySelector("img");
@@ -231,7 +221,14 @@ function imageRegion(
     },
   };
   return region;
-}
+};
+
+/** The region makers, by the attribute that marks their elements. */
+const MAKERS: readonly (readonly [string, RegionMaker])[] = [
+  ["data-inpage-text", textRegion],
+  ["data-inpage-html", htmlRegion],
+  ["data-inpage-image", imageRegion],
+];
 
 /**
  * The region holding the place a 422 names: the one whose pointer is `at`
