@@ -16,8 +16,8 @@ import {
 import {
   answer,
   from,
-  ORIGIN,
   postJson,
+  readRequest,
   signedInEnv,
 } from "../support/helpers.ts";
 
@@ -112,9 +112,7 @@ Deno.test("through the router, GitHub failing twice in a row answers 502 and the
     const read = async () =>
       await answer(
         await router.handle(
-          new Request(`${ORIGIN}/api/content?path=${PAGE}`, {
-            headers: { cookie },
-          }),
+          readRequest(PAGE, cookie),
           env,
           from(`10.31.0.${n++}`),
         ),

@@ -14,6 +14,7 @@ import {
   LOCALES,
   manualClock,
   ORIGIN,
+  readRequest,
   testEnv,
 } from "../support/helpers.ts";
 import {
@@ -208,9 +209,7 @@ Deno.test("content answers 502 unavailable and logs what is missing without a re
     GITHUB_REPOSITORY: "octo/site",
   });
   const response = await router.handle(
-    new Request(`${ORIGIN}/api/content?path=${HOME}`, {
-      headers: { cookie: s.cookie },
-    }),
+    readRequest(HOME, s.cookie),
     env,
   );
   const { status, body } = await answer(response);
@@ -238,9 +237,7 @@ Deno.test("a session stops working on content after DELETE and after the key has
   await using s = await setup();
   assert.equal((await s.get(`?path=${HOME}`)).status, 200);
   const rotated = { ...s.env, EDITOR_KEY_HASH: await fastHash("rotated key") };
-  const request = new Request(`${ORIGIN}/api/content?path=${HOME}`, {
-    headers: { cookie: s.cookie },
-  });
+  const request = readRequest(HOME, s.cookie);
   assert.equal((await router.handle(request, rotated)).status, 401);
   await router.handle(
     new Request(`${ORIGIN}/api/auth`, {
@@ -265,9 +262,7 @@ Deno.test("createContentRoute is the router's route, usable alone", async () => 
   await using s = await setup();
   const route = createContentRoute({ locales: ["en"] });
   const response = await route.onRequestGet({
-    request: new Request(`${ORIGIN}/api/content?path=${HOME}`, {
-      headers: { cookie: s.cookie },
-    }),
+    request: readRequest(HOME, s.cookie),
     env: s.env,
   });
   assert.equal(response.status, 200);

@@ -14,8 +14,8 @@ import {
   answer,
   assertNoSecrets,
   from,
-  ORIGIN,
   postJson,
+  readRequest,
   signedInEnv,
 } from "../support/helpers.ts";
 import { gitHashObject, HOME, HOME_TEXT } from "../support/site.ts";
@@ -50,9 +50,7 @@ async function setup(
     read: async (path = HOME) =>
       await record(
         await router.handle(
-          new Request(`${ORIGIN}/api/content?path=${path}`, {
-            headers: { cookie },
-          }),
+          readRequest(path, cookie),
           env,
           from(`10.20.0.${clients++ % 250}`),
         ),
@@ -318,9 +316,7 @@ Deno.test("without a repository the routes answer 502 unavailable and the log na
     });
     const { status, body } = await answer(
       await router.handle(
-        new Request(`${ORIGIN}/api/content?path=${HOME}`, {
-          headers: { cookie },
-        }),
+        readRequest(HOME, cookie),
         env,
       ),
     );

@@ -13,6 +13,7 @@ import {
   logoutRequest,
   ORIGIN,
   postJson,
+  readRequest,
   signedInEnv,
   testEnv,
 } from "../support/helpers.ts";
@@ -24,7 +25,7 @@ const KEY = "kv key";
 function requests(cookie: string): Request[] {
   return [
     postJson("/api/auth", { key: KEY }),
-    new Request(`${ORIGIN}/api/content?path=${HOME}`, { headers: { cookie } }),
+    readRequest(HOME, cookie),
     postJson("/api/save", { path: HOME, content: "{}", version: "" }, {
       cookie,
     }),
@@ -93,7 +94,7 @@ Deno.test("a closed or failing RATE_LIMIT answers 503 on every route but logout,
   assert.equal(await site.commitCount(), 1, "nothing written");
   // The same session, on the working KV: served.
   const read = await router.handle(
-    new Request(`${ORIGIN}/api/content?path=${HOME}`, { headers: { cookie } }),
+    readRequest(HOME, cookie),
     working,
     from("192.0.2.10"),
   );

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createRouter } from "../../mod.ts";
 import { COOKIE_HEADER_MAX } from "../../lib/access/session.ts";
 import { randomToken } from "../../lib/access/random_token.ts";
-import { login, logoutRequest, ORIGIN } from "../support/helpers.ts";
+import { login, logoutRequest, readRequest } from "../support/helpers.ts";
 import { HOME, siteEnv } from "../support/site.ts";
 
 const router = createRouter({ locales: ["en", "fr"] });
@@ -53,9 +53,7 @@ async function setup() {
   let n = 0;
   const read = async (header: string) => {
     const response = await router.handle(
-      new Request(`${ORIGIN}/api/content?path=${HOME}`, {
-        headers: { cookie: header },
-      }),
+      readRequest(HOME, header),
       env,
       { remoteAddr: { hostname: `10.7.${(n >> 8) & 255}.${n++ & 255}` } },
     );

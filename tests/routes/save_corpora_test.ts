@@ -14,6 +14,7 @@ import {
   from,
   ORIGIN,
   postJson,
+  readRequest,
   signedInEnv,
 } from "../support/helpers.ts";
 import { HOME, tempSite } from "../support/site.ts";
@@ -61,9 +62,7 @@ async function setup() {
       router.handle(postJson("/api/save", body, { cookie }), env, client()),
     read: (query: string) =>
       router.handle(
-        new Request(`${ORIGIN}/api/content?path=${query}`, {
-          headers: { cookie },
-        }),
+        readRequest(query, cookie),
         env,
         client(),
       ),

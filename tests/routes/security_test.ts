@@ -18,6 +18,7 @@ import {
   logoutRequest,
   ORIGIN,
   postJson,
+  readRequest,
   testEnv,
 } from "../support/helpers.ts";
 import { HOME, signedInSite } from "../support/site.ts";
@@ -102,9 +103,7 @@ Deno.test("requests a cross-site page sends never spend an editor's rate budget"
   );
   await login.body?.cancel();
   const read = await router.handle(
-    new Request(`${ORIGIN}/api/content?path=${HOME}`, {
-      headers: { cookie: s.cookie },
-    }),
+    readRequest(HOME, s.cookie),
     s.env,
     client,
   );
@@ -147,9 +146,7 @@ Deno.test("a session cookie planted beside the real one neither blocks it nor su
   const planted = `editor_session=${"P".repeat(43)}; editor_session=${real}`;
   const read = async (cookie: string) =>
     (await router.handle(
-      new Request(`${ORIGIN}/api/content?path=${HOME}`, {
-        headers: { cookie },
-      }),
+      readRequest(HOME, cookie),
       s.env,
       s.nextClient(),
     )).status;

@@ -94,6 +94,20 @@ export function postJson(
 }
 
 /**
+ * A read (`GET /api/content`) of a page of the test site with a cookie
+ * header.
+ *
+ * @param path the page path
+ * @param cookie the cookie header
+ * @returns the request
+ */
+export function readRequest(path: string, cookie: string): Request {
+  return new Request(`${ORIGIN}/api/content?path=${path}`, {
+    headers: { cookie },
+  });
+}
+
+/**
  * A log-out (`DELETE /api/auth`) to the test site with a cookie header.
  *
  * @param cookie the cookie header

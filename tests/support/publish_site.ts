@@ -7,7 +7,7 @@
  */
 
 import type { Router } from "../../mod.ts";
-import { answer, from, login, ORIGIN, postJson } from "./helpers.ts";
+import { answer, from, login, postJson, readRequest } from "./helpers.ts";
 import { HOME, siteEnv, type TempSite } from "./site.ts";
 
 /** An answer read as status and JSON body. */
@@ -69,9 +69,7 @@ export async function publishSite(
     read: async (path = HOME) => {
       const { status, body } = await answer(
         await router.handle(
-          new Request(`${ORIGIN}/api/content?path=${path}`, {
-            headers: { cookie },
-          }),
+          readRequest(path, cookie),
           env,
           client(),
         ),
