@@ -10,14 +10,14 @@ import type { KvStore } from "../../mod.ts";
 import {
   answer,
   from,
+  login,
   logoutRequest,
   ORIGIN,
   postJson,
   readRequest,
-  signedInEnv,
   testEnv,
 } from "../support/helpers.ts";
-import { HOME, tempSite } from "../support/site.ts";
+import { HOME, siteEnv } from "../support/site.ts";
 
 const router = createRouter({ locales: ["en", "fr"] });
 const KEY = "kv key";
@@ -63,11 +63,9 @@ function failing(kv: Deno.Kv, failures: { count: number }): KvStore {
 }
 
 Deno.test("a closed or failing RATE_LIMIT answers 503 on every route but logout, then a working KV serves again", async () => {
-  await using site = await tempSite();
-  const kv = await Deno.openKv(":memory:");
-  const { env: working, cookie } = await signedInEnv(router, kv, KEY, {
-    REPOSITORY: await site.checkout(),
-  });
+  await using s = await siteEnv(KEY);
+  const { kv, site, env: working } = s;
+  const cookie = await login(router.handle, working, KEY);
   const failures = { count: 0 };
   const closed = await Deno.openKv(":memory:");
   closed.close();
@@ -100,5 +98,4 @@ Deno.test("a closed or failing RATE_LIMIT answers 503 on every route but logout,
   );
   assert.equal(read.status, 200);
   await read.body?.cancel();
-  kv.close();
 });

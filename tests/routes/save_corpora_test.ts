@@ -12,12 +12,12 @@ import type { Repository } from "../../mod.ts";
 import {
   answer,
   from,
+  login,
   ORIGIN,
   postJson,
   readRequest,
-  signedInEnv,
 } from "../support/helpers.ts";
-import { HOME, tempSite } from "../support/site.ts";
+import { HOME, siteEnv } from "../support/site.ts";
 import { ALLOWED_TAGS } from "../support/allowlist.ts";
 import { CORPORA, corpusFiles } from "../support/corpora.ts";
 
@@ -40,14 +40,17 @@ function counting(inner: Repository) {
 }
 
 async function setup() {
-  const kv = await Deno.openKv(":memory:");
-  const site = await tempSite();
-  const { repository, calls } = counting(
-    await site.checkout({ commit: false }),
-  );
-  const { env, cookie } = await signedInEnv(router, kv, KEY, {
-    REPOSITORY: repository,
+  let calls = { read: 0, write: 0 };
+  const base = await siteEnv(KEY, {
+    commit: false,
+    repository: (checkout) => {
+      const counted = counting(checkout);
+      calls = counted.calls;
+      return counted.repository;
+    },
   });
+  const { site, env } = base;
+  const cookie = await login(router.handle, env, KEY);
   let sent = 0;
   // A new client every 25 requests keeps each under its rate budget.
   const client = () => {
@@ -66,10 +69,7 @@ async function setup() {
         env,
         client(),
       ),
-    async [Symbol.asyncDispose]() {
-      kv.close();
-      await site[Symbol.asyncDispose]();
-    },
+    [Symbol.asyncDispose]: () => base[Symbol.asyncDispose](),
   };
 }
 

@@ -10,7 +10,7 @@ import {
   type LocalCheckoutFaults,
   openCheckout,
 } from "../../lib/repository/local/checkout.ts";
-import type { ClientInfo, Env, Router } from "../../mod.ts";
+import type { ClientInfo, Env, Repository, Router } from "../../mod.ts";
 import { commitInitial, gitIn } from "./git.ts";
 import { spawnWithInput } from "./process.ts";
 import { fastHash, from, login, type TestEnv, testEnv } from "./helpers.ts";
@@ -129,6 +129,8 @@ export interface SiteEnvOptions {
   commit?: boolean;
   /** The env's `RATE_LIMIT` made from the KV opened (the KV by default). */
   rateLimit?: (kv: Deno.Kv) => Deno.Kv;
+  /** The env's `REPOSITORY` made from the checkout (the checkout by default). */
+  repository?: (checkout: Repository) => Repository;
 }
 
 /**
@@ -146,8 +148,8 @@ export async function siteEnv(
   const site = await tempSite();
   const env = testEnv(options.rateLimit?.(kv) ?? kv, {
     EDITOR_KEY_HASH: await fastHash(key),
-    REPOSITORY: await site.checkout(
-      options.commit === false ? { commit: false } : {},
+    REPOSITORY: (options.repository ?? ((checkout) => checkout))(
+      await site.checkout(options.commit === false ? { commit: false } : {}),
     ),
     ...options.extra,
   });
