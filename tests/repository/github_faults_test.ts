@@ -9,17 +9,11 @@ import assert from "node:assert/strict";
 import { createRouter, RepositoryError } from "../../mod.ts";
 import { createGitHubRepository } from "../../lib/repository/github.ts";
 import {
-  githubEnv,
   type GitHubFault,
+  githubSignedIn,
   startGitHubDouble,
 } from "../support/github_double.ts";
-import {
-  answer,
-  from,
-  postJson,
-  readRequest,
-  signedInEnv,
-} from "../support/helpers.ts";
+import { answer, from, postJson, readRequest } from "../support/helpers.ts";
 
 const PAGE = "src/content/pages/en/home.json";
 const TEXT = '{\n  "title": "Home"\n}\n';
@@ -98,60 +92,49 @@ Deno.test("every GitHub failure is its documented error within the timeout, writ
 });
 
 Deno.test("through the router, GitHub failing twice in a row answers 502 and the next publish is served", async () => {
-  const github = await startGitHubDouble({ files: { [PAGE]: TEXT } });
-  const kv = await Deno.openKv(":memory:");
-  try {
-    const router = createRouter({ locales: ["en"] });
-    const { env, cookie } = await signedInEnv(
-      router,
-      kv,
-      "gh key",
-      githubEnv(github),
+  const router = createRouter({ locales: ["en"] });
+  await using signed = await githubSignedIn(router, "gh key", { [PAGE]: TEXT });
+  const { github, env, cookie } = signed;
+  let n = 0;
+  const read = async () =>
+    await answer(
+      await router.handle(
+        readRequest(PAGE, cookie),
+        env,
+        from(`10.31.0.${n++}`),
+      ),
     );
-    let n = 0;
-    const read = async () =>
-      await answer(
-        await router.handle(
-          readRequest(PAGE, cookie),
-          env,
-          from(`10.31.0.${n++}`),
-        ),
-      );
-    const save = async (version: string) =>
-      await answer(
-        await router.handle(
-          postJson("/api/save", { path: PAGE, content: '{"a":1}', version }, {
-            cookie,
-          }),
-          env,
-          from(`10.31.0.${n++}`),
-        ),
-      );
-    const version = ((await read()).body as { version: string }).version;
-    for (
-      const fault of [
-        { kind: "reset", times: 2 },
-        { kind: "partial", times: 2 },
-        { kind: "status", status: 500, times: 2 },
-        { kind: "status", status: 503, times: 2 },
-      ] as GitHubFault[]
-    ) {
-      github.setFault(fault);
-      const failedRead = await read();
-      assert.deepEqual(failedRead.body, { error: "unavailable" });
-      github.setFault({ ...fault, method: "PUT" });
-      const failedSave = await save(version);
-      assert.deepEqual(
-        [failedSave.status, failedSave.body],
-        [502, { error: "unavailable" }],
-      );
-      github.setFault(null);
-      assert.equal(new TextDecoder().decode(github.files.get(PAGE)), TEXT);
-    }
-    const saved = await save(version);
-    assert.equal(saved.status, 200);
-  } finally {
-    kv.close();
-    await github.close();
+  const save = async (version: string) =>
+    await answer(
+      await router.handle(
+        postJson("/api/save", { path: PAGE, content: '{"a":1}', version }, {
+          cookie,
+        }),
+        env,
+        from(`10.31.0.${n++}`),
+      ),
+    );
+  const version = ((await read()).body as { version: string }).version;
+  for (
+    const fault of [
+      { kind: "reset", times: 2 },
+      { kind: "partial", times: 2 },
+      { kind: "status", status: 500, times: 2 },
+      { kind: "status", status: 503, times: 2 },
+    ] as GitHubFault[]
+  ) {
+    github.setFault(fault);
+    const failedRead = await read();
+    assert.deepEqual(failedRead.body, { error: "unavailable" });
+    github.setFault({ ...fault, method: "PUT" });
+    const failedSave = await save(version);
+    assert.deepEqual(
+      [failedSave.status, failedSave.body],
+      [502, { error: "unavailable" }],
+    );
+    github.setFault(null);
+    assert.equal(new TextDecoder().decode(github.files.get(PAGE)), TEXT);
   }
+  const saved = await save(version);
+  assert.equal(saved.status, 200);
 });

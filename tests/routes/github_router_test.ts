@@ -5,11 +5,7 @@
 import assert from "node:assert/strict";
 import { createRouter } from "../../mod.ts";
 import type { Env } from "../../mod.ts";
-import {
-  githubEnv,
-  type GitHubFault,
-  startGitHubDouble,
-} from "../support/github_double.ts";
+import { type GitHubFault, githubSignedIn } from "../support/github_double.ts";
 import {
   answer,
   assertNoSecrets,
@@ -27,12 +23,8 @@ async function setup(
   files: Record<string, string> = { [HOME]: HOME_TEXT },
   extra: Env = {},
 ) {
-  const github = startGitHubDouble({ files });
-  const kv = await Deno.openKv(":memory:");
-  const { env, cookie } = await signedInEnv(router, kv, KEY, {
-    ...githubEnv(github),
-    ...extra,
-  });
+  const signed = await githubSignedIn(router, KEY, files, extra);
+  const { github, env, cookie } = signed;
   const texts: string[] = [];
   let clients = 0;
   const record = async (response: Response) => {
@@ -63,10 +55,7 @@ async function setup(
           from(`10.21.0.${clients++ % 250}`),
         ),
       ),
-    async [Symbol.asyncDispose]() {
-      kv.close();
-      await github.close();
-    },
+    [Symbol.asyncDispose]: () => signed[Symbol.asyncDispose](),
   };
 }
 

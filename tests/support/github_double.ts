@@ -22,6 +22,8 @@
 
 import { decodeBase64, encodeBase64 } from "../../lib/bytes.ts";
 import { gitBlobSha } from "../../lib/repository/repository.ts";
+import type { Env, Router } from "../../mod.ts";
+import { signedInEnv, type TestEnv } from "./helpers.ts";
 
 /** What the double is started with. */
 export interface GitHubDoubleOptions {
@@ -541,4 +543,50 @@ export function startGitHubDouble(
     close,
     [Symbol.asyncDispose]: close,
   };
+}
+
+/** A session over a fresh double, configured by the `GITHUB_*` variables. */
+export interface GitHubSignedIn extends AsyncDisposable {
+  /** The double. */
+  github: GitHubDouble;
+  /** The KV. */
+  kv: Deno.Kv;
+  /** The env: KV, key hash, the double's variables, log capture. */
+  env: TestEnv;
+  /** The cookie header of a session opened with the key. */
+  cookie: string;
+}
+
+/**
+ * Starts a double with some files, opens a KV and logs in through the
+ * router, the env pointing at the double as production does.
+ *
+ * @param router the router under test
+ * @param key the site key
+ * @param files the double's files, by path
+ * @param extra env entries that replace the defaults
+ * @returns the session, the KV closed and the double stopped when disposed
+ */
+export async function githubSignedIn(
+  router: Router,
+  key: string,
+  files: Record<string, string | Uint8Array>,
+  extra: Env = {},
+): Promise<GitHubSignedIn> {
+  const github = startGitHubDouble({ files });
+  const kv = await Deno.openKv(":memory:");
+  const close = async () => {
+    kv.close();
+    await github.close();
+  };
+  try {
+    const { env, cookie } = await signedInEnv(router, kv, key, {
+      ...githubEnv(github),
+      ...extra,
+    });
+    return { github, kv, env, cookie, [Symbol.asyncDispose]: close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
 }
