@@ -14,8 +14,8 @@ import {
   startGitHubDouble,
 } from "../support/github_double.ts";
 import { answer, from, postJson, readRequest } from "../support/helpers.ts";
+import { HOME as PAGE } from "../support/site.ts";
 
-const PAGE = "src/content/pages/en/home.json";
 const TEXT = '{\n  "title": "Home"\n}\n';
 const encoder = new TextEncoder();
 
