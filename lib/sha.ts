@@ -170,10 +170,7 @@ function sha256(parts: readonly Uint8Array[]): Int32Array {
 }
 
 function sha256Block(state: Int32Array, m: Uint8Array, at: number): void {
-  for (let i = 0; i < 16; i++, at += 4) {
-    W[i] = (m[at]! << 24) | (m[at + 1]! << 16) | (m[at + 2]! << 8) |
-      m[at + 3]!;
-  }
+  readWords(m, at);
   for (let i = 16; i < 64; i++) {
     const w15 = W[i - 15]!;
     const w2 = W[i - 2]!;
@@ -224,47 +221,22 @@ function sha1(parts: readonly Uint8Array[]): Int32Array {
 }
 
 function sha1Block(state: Int32Array, m: Uint8Array, at: number): void {
-  for (let i = 0; i < 16; i++, at += 4) {
-    W[i] = (m[at]! << 24) | (m[at + 1]! << 16) | (m[at + 2]! << 8) |
-      m[at + 3]!;
-  }
+  readWords(m, at);
   for (let i = 16; i < 80; i++) {
     const x = W[i - 3]! ^ W[i - 8]! ^ W[i - 14]! ^ W[i - 16]!;
     W[i] = (x << 1) | (x >>> 31);
   }
   let a = state[0]!, b = state[1]!, c = state[2]!, d = state[3]!;
   let e = state[4]!;
-  // Four loops of 20 rounds, each with its function and constant.
-  for (let i = 0; i < 20; i++) {
-    const t = (((a << 5) | (a >>> 27)) + ((b & c) | (~b & d)) + e + 0x5a827999 +
-      W[i]!) | 0;
-    e = d;
-    d = c;
-    c = (b << 30) | (b >>> 2);
-    b = a;
-    a = t;
-  }
-  for (let i = 20; i < 40; i++) {
-    const t = (((a << 5) | (a >>> 27)) + (b ^ c ^ d) + e + 0x6ed9eba1 + W[i]!) |
-      0;
-    e = d;
-    d = c;
-    c = (b << 30) | (b >>> 2);
-    b = a;
-    a = t;
-  }
-  for (let i = 40; i < 60; i++) {
-    const t = (((a << 5) | (a >>> 27)) + ((b & c) | (b & d) | (c & d)) + e +
-      0x8f1bbcdc + W[i]!) | 0;
-    e = d;
-    d = c;
-    c = (b << 30) | (b >>> 2);
-    b = a;
-    a = t;
-  }
-  for (let i = 60; i < 80; i++) {
-    const t = (((a << 5) | (a >>> 27)) + (b ^ c ^ d) + e + 0xca62c1d6 + W[i]!) |
-      0;
+  for (let i = 0; i < 80; i++) {
+    const f = i < 20
+      ? ((b & c) | (~b & d)) + 0x5a827999
+      : i < 40
+      ? (b ^ c ^ d) + 0x6ed9eba1
+      : i < 60
+      ? ((b & c) | (b & d) | (c & d)) + 0x8f1bbcdc
+      : (b ^ c ^ d) + 0xca62c1d6;
+    const t = (((a << 5) | (a >>> 27)) + f + e + W[i]!) | 0;
     e = d;
     d = c;
     c = (b << 30) | (b >>> 2);
@@ -276,6 +248,14 @@ function sha1Block(state: Int32Array, m: Uint8Array, at: number): void {
   state[2] = (state[2]! + c) | 0;
   state[3] = (state[3]! + d) | 0;
   state[4] = (state[4]! + e) | 0;
+}
+
+/** Reads a block's 16 big-endian words into the schedule. */
+function readWords(m: Uint8Array, at: number): void {
+  for (let i = 0; i < 16; i++, at += 4) {
+    W[i] = (m[at]! << 24) | (m[at + 1]! << 16) | (m[at + 2]! << 8) |
+      m[at + 3]!;
+  }
 }
 
 /**

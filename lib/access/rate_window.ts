@@ -58,12 +58,7 @@ const SEEN_ALSO_MAX = 4;
 const lastSeen = new WeakMap<KvStore, Map<string, KvEntry<unknown>>>();
 
 function seenOf(kv: KvStore): Map<string, KvEntry<unknown>> {
-  let seen = lastSeen.get(kv);
-  if (!seen) {
-    seen = new Map();
-    lastSeen.set(kv, seen);
-  }
-  return seen;
+  return mapOf(lastSeen, kv);
 }
 
 function note(
@@ -93,13 +88,21 @@ function recall(
   return entries;
 }
 
-function memoOf(kv: KvStore): Map<string, number> {
-  let memo = blockedUntil.get(kv);
-  if (!memo) {
-    memo = new Map();
-    blockedUntil.set(kv, memo);
+/** The map a store has in `maps`, made on first use. */
+function mapOf<V>(
+  maps: WeakMap<KvStore, Map<string, V>>,
+  kv: KvStore,
+): Map<string, V> {
+  let map = maps.get(kv);
+  if (!map) {
+    map = new Map();
+    maps.set(kv, map);
   }
-  return memo;
+  return map;
+}
+
+function memoOf(kv: KvStore): Map<string, number> {
+  return mapOf(blockedUntil, kv);
 }
 
 function remember(
