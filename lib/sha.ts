@@ -154,19 +154,26 @@ const K256 = Int32Array.from([
 /** The message schedule, shared: the functions run to the end unshared. */
 const W = new Int32Array(80);
 
+/** The initial hash values of SHA-256 (FIPS 180-4, 5.3.3). */
+const SHA256_START = [
+  0x6a09e667,
+  0xbb67ae85,
+  0x3c6ef372,
+  0xa54ff53a,
+  0x510e527f,
+  0x9b05688c,
+  0x1f83d9ab,
+  0x5be0cd19,
+];
+/** The initial hash values of SHA-1 (FIPS 180-4, 5.3.1). */
+const SHA1_START = [0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476, 0xc3d2e1f0];
+
 function sha256(parts: readonly Uint8Array[]): Int32Array {
-  const state = Int32Array.from([
-    0x6a09e667,
-    0xbb67ae85,
-    0x3c6ef372,
-    0xa54ff53a,
-    0x510e527f,
-    0x9b05688c,
-    0x1f83d9ab,
-    0x5be0cd19,
-  ]);
-  blocks(parts, state, sha256Block);
-  return state;
+  return hashed(parts, SHA256_START, sha256Block);
+}
+
+function sha1(parts: readonly Uint8Array[]): Int32Array {
+  return hashed(parts, SHA1_START, sha1Block);
 }
 
 function sha256Block(state: Int32Array, m: Uint8Array, at: number): void {
@@ -208,18 +215,6 @@ function sha256Block(state: Int32Array, m: Uint8Array, at: number): void {
   state[7] = (state[7]! + h) | 0;
 }
 
-function sha1(parts: readonly Uint8Array[]): Int32Array {
-  const state = Int32Array.from([
-    0x67452301,
-    0xefcdab89,
-    0x98badcfe,
-    0x10325476,
-    0xc3d2e1f0,
-  ]);
-  blocks(parts, state, sha1Block);
-  return state;
-}
-
 function sha1Block(state: Int32Array, m: Uint8Array, at: number): void {
   readWords(m, at);
   for (let i = 16; i < 80; i++) {
@@ -259,15 +254,16 @@ function readWords(m: Uint8Array, at: number): void {
 }
 
 /**
- * The Merkle-Damgard loop shared by both: each whole block of the parts as
- * they come, then the rest, a 1 bit, zeros and the length in bits (64-bit
- * big-endian).
+ * The Merkle-Damgard loop shared by both: from the initial values, each
+ * whole block of the parts as they come, then the rest, a 1 bit, zeros and
+ * the length in bits (64-bit big-endian).
  */
-function blocks(
+function hashed(
   parts: readonly Uint8Array[],
-  state: Int32Array,
+  start: readonly number[],
   block: (state: Int32Array, m: Uint8Array, at: number) => void,
-): void {
+): Int32Array {
+  const state = Int32Array.from(start);
   const buffer = new Uint8Array(BLOCK * 2);
   let held = 0;
   let length = 0;
@@ -296,6 +292,7 @@ function blocks(
   view.setUint32(end - 4, bits >>> 0);
   block(state, buffer, 0);
   if (end > BLOCK) block(state, buffer, BLOCK);
+  return state;
 }
 
 function wordsToBytes(words: Int32Array): Uint8Array {
