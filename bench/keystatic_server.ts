@@ -42,6 +42,8 @@
  * @module
  */
 
+import { servePeer } from "./peer_server.ts";
+
 /** The exact version run. */
 export const KEYSTATIC_CORE = "npm:@keystatic/core@0.6.9";
 
@@ -112,12 +114,7 @@ const config = core.config({
   },
 });
 
-Deno.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  onListen: ({ port }) =>
-    console.log(`keystatic: listening on http://127.0.0.1:${port}/`),
-}, async (request) => {
+servePeer("keystatic", async (request) => {
   // As `makeHandler` of @keystatic/astro: a handler per request.
   const handler = makeGenericAPIRouteHandler(
     { config, localBaseDirectory: root },

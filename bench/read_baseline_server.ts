@@ -10,14 +10,10 @@
  */
 
 import { join } from "node:path";
+import { servePeer } from "./peer_server.ts";
 
 const root = Deno.args[0] ?? ".";
-Deno.serve({
-  hostname: "127.0.0.1",
-  port: 0,
-  onListen: ({ port }) =>
-    console.log(`baseline: listening on http://127.0.0.1:${port}/`),
-}, async (request) => {
+servePeer("baseline", async (request) => {
   const path = new URL(request.url).searchParams.get("path") ?? "";
   const content = await Deno.readTextFile(join(root, path));
   return new Response(JSON.stringify({ content }), {
