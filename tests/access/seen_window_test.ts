@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { createRouter } from "../../mod.ts";
-import { ORIGIN, signedInEnv, type TestEnv } from "../support/helpers.ts";
-import { HOME, tempSite } from "../support/site.ts";
+import { login, ORIGIN, type TestEnv } from "../support/helpers.ts";
+import { HOME, siteEnv } from "../support/site.ts";
 import { sha256Hex } from "../../lib/digest.ts";
 
 const router = createRouter({ locales: ["en", "fr"] });
@@ -52,25 +52,19 @@ async function read(env: TestEnv, cookie: string) {
   return { status: response.status, body, retry: response.headers };
 }
 
-async function setup(path = ":memory:") {
-  const kv = await Deno.openKv(path);
-  const { store, calls } = counting(kv);
-  const site = await tempSite();
-  const repository = await site.checkout({ commit: false });
-  const { env, cookie } = await signedInEnv(router, store, KEY, {
-    REPOSITORY: repository,
-  });
-  return {
-    kv,
-    env,
-    cookie,
-    calls,
-    repository,
-    async [Symbol.asyncDispose]() {
-      kv.close();
-      await site[Symbol.asyncDispose]();
+async function setup(kvPath?: string) {
+  let calls = { get: 0, getMany: 0, commit: 0 };
+  const site = await siteEnv(KEY, {
+    commit: false,
+    ...(kvPath ? { kvPath } : {}),
+    rateLimit: (kv) => {
+      const counted = counting(kv);
+      calls = counted.calls;
+      return counted.store;
     },
-  };
+  });
+  const cookie = await login(router.handle, site.env, KEY);
+  return Object.assign(site, { cookie, calls });
 }
 
 Deno.test("a second read by the same editor is one commit and no KV read", async () => {

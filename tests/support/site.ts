@@ -127,6 +127,8 @@ export interface SiteEnvOptions {
   extra?: Env;
   /** `false` for a checkout that writes without committing. */
   commit?: boolean;
+  /** A KV file to open instead of a KV in memory. */
+  kvPath?: string;
   /** The env's `RATE_LIMIT` made from the KV opened (the KV by default). */
   rateLimit?: (kv: Deno.Kv) => Deno.Kv;
   /** The env's `REPOSITORY` made from the checkout (the checkout by default). */
@@ -144,7 +146,7 @@ export async function siteEnv(
   key: string,
   options: SiteEnvOptions = {},
 ): Promise<SiteEnv> {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await Deno.openKv(options.kvPath ?? ":memory:");
   const site = await tempSite();
   const env = testEnv(options.rateLimit?.(kv) ?? kv, {
     EDITOR_KEY_HASH: await fastHash(key),
