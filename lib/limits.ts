@@ -45,7 +45,8 @@ const MINUTE = 60_000;
 
 /**
  * How long a 429 to a client already told 429 waits before it is sent, in
- * milliseconds: a client that keeps sending past its budget one request at a
+ * milliseconds, on average (each wait is drawn between half and one and a
+ * half times this): a client that keeps sending past its budget one request at a
  * time (a script, a retry loop) is slowed to a few requests a second, which
  * keeps the server's time for the editors within their budgets. The first
  * 429 is sent at once.

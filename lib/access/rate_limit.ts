@@ -90,7 +90,10 @@ async function holdRefusal(): Promise<void> {
   if (held >= REFUSED_AGAIN_HELD_MAX) return;
   held++;
   try {
-    await new Promise((resolve) => setTimeout(resolve, REFUSED_AGAIN_DELAY_MS));
+    // Between half and one and a half times the delay: clients refused
+    // together are not woken together.
+    const wait = REFUSED_AGAIN_DELAY_MS * (0.5 + Math.random());
+    await new Promise((resolve) => setTimeout(resolve, wait));
   } finally {
     held--;
   }
