@@ -251,7 +251,6 @@ export async function takeSlot(
   );
 }
 
-/** The refusal for a full window, remembered until its oldest slot frees. */
 /**
  * Takes a slot against the entries this process last saw: one atomic commit
  * that checks the window and each other entry. When any of them changed,
@@ -304,6 +303,7 @@ async function takeSeen(
   return await takeSlot(kv, key, budget, clock, fresh);
 }
 
+/** The refusal for a full window, remembered until its oldest slot frees. */
 function refusal(
   value: unknown,
   budget: Budget,

@@ -14,6 +14,7 @@ import {
 export type { PrecompiledArgon2 } from "./precompiled_wasm.ts";
 import { KEY_MAX } from "../limits.ts";
 import { decodeBase64 } from "../bytes.ts";
+import { useNativeDigest } from "../digest.ts";
 import type { Argon2Job, Argon2Runner } from "../http/env.ts";
 export type { Argon2Job, Argon2Runner };
 export { KEY_MAX };
@@ -23,10 +24,16 @@ export { KEY_MAX };
  * needs it, and compiling it is the largest part of a cold start.
  */
 let hashWasm: Promise<typeof import("hash-wasm")> | undefined;
-/** The comparison, with `node:crypto`, loaded with the first key check. */
+/**
+ * The comparison, with `node:crypto`, loaded with the first key check; the
+ * digests then use `node:crypto` too, as it is loaded anyway.
+ */
 let constantTime: Promise<typeof import("./constant_time.ts")> | undefined;
 function loadConstantTime(): Promise<typeof import("./constant_time.ts")> {
-  return constantTime ??= import("./constant_time.ts");
+  return constantTime ??= Promise.all([
+    import("./constant_time.ts"),
+    useNativeDigest(),
+  ]).then(([module]) => module);
 }
 function loadHashWasm(): Promise<typeof import("hash-wasm")> {
   return hashWasm ??= import("hash-wasm");
