@@ -198,7 +198,7 @@ export async function peekSlot(
   return {
     ok: true,
     also,
-    take: () => takeSlot(kv, key, budget, clock, entry),
+    take: () => takeSlot(kv, key, budget, clock, entry, unread),
   };
 }
 
@@ -210,6 +210,8 @@ export async function peekSlot(
  * @param budget the limit and window
  * @param clock the current time in milliseconds
  * @param first the entry already read, used for the first attempt
+ * @param keep whether to keep what is written, for a later take unread (see
+ *   `peekSlot`'s `recheck`)
  * @returns `ok`, or the whole seconds until the oldest slot leaves the window
  * @throws {WindowContentionError} after 200 conflicting attempts
  */
@@ -219,6 +221,7 @@ export async function takeSlot(
   budget: Budget,
   clock: () => number,
   first?: KvEntry<unknown>,
+  keep = false,
 ): Promise<WindowResult> {
   const memo = memoOf(kv);
   const id = JSON.stringify(key);
@@ -238,7 +241,9 @@ export async function takeSlot(
         .commit()
     );
     if (result.ok) {
-      note(kv, [key], [{ value: recent, versionstamp: result.versionstamp }]);
+      if (keep) {
+        note(kv, [key], [{ value: recent, versionstamp: result.versionstamp }]);
+      }
       return { ok: true };
     }
     entry = undefined;
@@ -300,7 +305,7 @@ async function takeSeen(
   );
   if (refused) return refused;
   recheck(freshAlso);
-  return await takeSlot(kv, key, budget, clock, fresh);
+  return await takeSlot(kv, key, budget, clock, fresh, true);
 }
 
 /** The refusal for a full window, remembered until its oldest slot frees. */
