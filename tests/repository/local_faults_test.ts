@@ -253,3 +253,47 @@ Deno.test("a lock left by a killed process does not block the next publish", asy
     s.close();
   }
 });
+
+Deno.test("a note of a publish cut short while being written (a kill before the file changed) is cleared when the checkout opens; the file stays and the next publish is served", async () => {
+  await using site = await tempSite();
+  const note = join(site.root, ".git", "inpage-editor.pending");
+  const whole = JSON.stringify({ path: HOME, message: "Update home" });
+  // Every prefix a killed write can leave, from the empty file on.
+  for (const length of [0, 1, 9, whole.length - 1]) {
+    await Deno.writeTextFile(note, whole.slice(0, length));
+    const s = await signedIn(site.root);
+    try {
+      await assert.rejects(Deno.stat(note), Deno.errors.NotFound);
+      await s.assertWhole(HOME_TEXT);
+    } finally {
+      s.close();
+    }
+  }
+  const s = await signedIn(site.root);
+  try {
+    const next = await s.publish(pageOf(100, "After the cut note"));
+    assert.equal(next.status, 200);
+  } finally {
+    s.close();
+  }
+});
+
+Deno.test("a whole note whose file was renamed into place but not committed is committed when the checkout opens", async () => {
+  await using site = await tempSite();
+  const text = JSON.stringify({ title: "Renamed, not committed" });
+  await Deno.writeTextFile(join(site.root, HOME), text);
+  await Deno.writeTextFile(
+    join(site.root, ".git", "inpage-editor.pending"),
+    JSON.stringify({ path: HOME, message: "Update home (recovered)" }),
+  );
+  const s = await signedIn(site.root);
+  try {
+    await s.assertWhole(text);
+    assert.equal(
+      (await s.git("log", "-1", "--format=%s")).trim(),
+      "Update home (recovered)",
+    );
+  } finally {
+    s.close();
+  }
+});

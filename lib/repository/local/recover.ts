@@ -31,10 +31,7 @@ const TEMPORARY = /^\..+\.[0-9a-f]{12}\.inpage-tmp$/;
  */
 export async function recover(root: string, git: WorkTree): Promise<void> {
   const pending = join(git.gitDir, PENDING_FILE);
-  const note = await Deno.readTextFile(pending).then(
-    (text) => JSON.parse(text) as { path?: unknown; message?: unknown },
-    () => undefined,
-  );
+  const note = await Deno.readTextFile(pending).then(readNote, () => undefined);
   const others = await runGit(root, [
     "ls-files",
     "--others",
@@ -48,10 +45,7 @@ export async function recover(root: string, git: WorkTree): Promise<void> {
     for (const path of temporary) {
       await Deno.remove(join(root, path)).catch(() => {});
     }
-    if (
-      note !== undefined && typeof note.path === "string" &&
-      typeof note.message === "string"
-    ) {
+    if (note) {
       checkedSegments(note.path);
       const deadline = Date.now() + 3_000;
       for (;;) {
@@ -66,4 +60,27 @@ export async function recover(root: string, git: WorkTree): Promise<void> {
     }
     await Deno.remove(pending).catch(() => {});
   });
+}
+
+/** A publish under way, as its note names it. */
+interface PendingNote {
+  path: string;
+  message: string;
+}
+
+/**
+ * Reads the note of a publish under way. A note cut short while being
+ * written (the process was killed before the write finished: an empty file,
+ * or JSON without its closing brace) was written before the file changed,
+ * so its publish left nothing to finish: `null`, and only the note goes.
+ */
+function readNote(text: string): PendingNote | null {
+  try {
+    const note = JSON.parse(text) as { path?: unknown; message?: unknown };
+    return typeof note?.path === "string" && typeof note.message === "string"
+      ? { path: note.path, message: note.message }
+      : null;
+  } catch {
+    return null;
+  }
 }
