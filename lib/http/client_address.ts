@@ -142,8 +142,21 @@ export function clientTag(
   info: ClientInfo | undefined,
 ): string {
   const address = clientAddress(request, env, info);
-  return hmacSha256Hex(
-    `inpage-editor client ${env.EDITOR_KEY_HASH ?? ""}`,
-    address,
-  ).slice(0, 16);
+  const secret = `inpage-editor client ${env.EDITOR_KEY_HASH ?? ""}`;
+  // Every request needs its client's tag, and a flood comes from a few
+  // addresses: the tags last computed are kept, so that a flood costs no
+  // HMAC per request.
+  const remembered = `${address}\n${secret}`;
+  let tag = tags.get(remembered);
+  if (tag === undefined) {
+    tag = hmacSha256Hex(secret, address).slice(0, 16);
+    if (tags.size >= TAGS_KEPT) tags.delete(tags.keys().next().value!);
+    tags.set(remembered, tag);
+  }
+  return tag;
 }
+
+/** How many client tags are kept; the oldest goes first. */
+const TAGS_KEPT = 4_096;
+/** The tags last computed, by address and key. */
+const tags = new Map<string, string>();

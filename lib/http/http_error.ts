@@ -33,9 +33,15 @@ export interface HttpErrorOptions {
  *   code: "rate_limited",
  * });
  * assert.equal(error.code, "rate_limited");
+ * assert.ok(error instanceof Error);
+ * assert.equal(error.message, "budget spent");
  * ```
  */
-export class HttpError extends Error {
+export class HttpError {
+  /** Always `"HttpError"`. */
+  readonly name = "HttpError";
+  /** What went wrong, for the server log only. */
+  readonly message: string;
   /** HTTP status of the answer. */
   readonly status: number;
   /** JSON body of the answer: never carries technical detail. */
@@ -56,8 +62,7 @@ export class HttpError extends Error {
     body: Readonly<Record<string, unknown>>,
     options: HttpErrorOptions,
   ) {
-    super(options.detail);
-    this.name = "HttpError";
+    this.message = options.detail;
     this.status = status;
     this.body = body;
     this.headers = options.headers ?? {};
@@ -72,6 +77,13 @@ export class HttpError extends Error {
       : String(this.status);
   }
 }
+
+// An `HttpError` is an `Error` (`instanceof Error`, with its name and
+// message) that does not run the `Error` constructor: it is an expected
+// answer, thrown for every refused request of a flood, and the stack trace
+// that constructor captures costs about 2 µs here against 50 ns without;
+// nothing reads it (the log writes the message).
+Object.setPrototypeOf(HttpError.prototype, Error.prototype);
 
 /** 400 `bad_request`: unreadable body, path outside the whitelist, missing field. */
 export function badRequest(detail: string): HttpError {

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { createRouter } from "../../mod.ts";
 import { clientTag } from "../../lib/http/client_address.ts";
-import { sha256Hex } from "../../lib/digest.ts";
+import { hmacSha256Hex, sha256Hex } from "../../lib/digest.ts";
 import { imageHeader } from "../../lib/images/image_header.ts";
 import { HttpError } from "../../lib/http/http_error.ts";
 import { hashKey, verificationCount } from "../../lib/access/site_key.ts";
@@ -221,6 +221,21 @@ Deno.test("client tags are keyed: not a plain hash of the address, and different
   for (const guess of ["198.51.100.42", "inpage-editor client 198.51.100.42"]) {
     assert.notEqual(one, (await sha256Hex(guess)).slice(0, 16));
   }
+});
+
+Deno.test("a client's tag stays its keyed hash after more clients than the tags kept", async () => {
+  const env = { EDITOR_KEY_HASH: await fastHash("kept") };
+  const request = new Request(ORIGIN);
+  const expected = (address: string) =>
+    hmacSha256Hex(`inpage-editor client ${env.EDITOR_KEY_HASH}`, address)
+      .slice(0, 16);
+  const first = clientTag(request, env, from("203.0.113.1"));
+  assert.equal(first, expected("203.0.113.1"));
+  for (let i = 0; i < 5_000; i++) {
+    const address = `10.${i >> 8}.${i & 255}.9`;
+    assert.equal(clientTag(request, env, from(address)), expected(address));
+  }
+  assert.equal(clientTag(request, env, from("203.0.113.1")), first);
 });
 
 Deno.test("an ftyp box is read for its first 64 brands only, whatever size it claims", () => {
