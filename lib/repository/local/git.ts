@@ -98,21 +98,15 @@ export async function commitPath(
     "--",
     path,
   ]);
-  await mustRunGit(root, ["add", "--", path]);
+  // `commit --only` takes a known path's content from the work tree; a new
+  // file must first be made known. Each git run costs a process, which a
+  // busy machine delays: a publish over a known file runs two.
+  if (before.stdout.byteLength === 0) {
+    await mustRunGit(root, ["add", "--", path]);
+  }
   try {
-    const diff = await runGit(root, [
-      "diff",
-      "--cached",
-      "--quiet",
-      "--no-ext-diff",
-      "--no-textconv",
-      "--",
-      path,
-    ]);
-    if (diff.code === 0) return; // the new bytes are those of HEAD
-    if (diff.code !== 1) throw new Error(diff.stderr || "git diff failed");
     const line = oneLine(message) || `Update ${path}`;
-    await mustRunGit(root, [
+    const commit = await runGit(root, [
       "commit",
       "--only",
       "--no-verify",
@@ -122,6 +116,19 @@ export async function commitPath(
       "--",
       path,
     ], git.identity);
+    if (commit.code === 0) return;
+    // Refused: nothing to commit when the bytes are those of HEAD.
+    const diff = await runGit(root, [
+      "diff",
+      "--quiet",
+      "--no-ext-diff",
+      "--no-textconv",
+      "HEAD",
+      "--",
+      path,
+    ]);
+    if (diff.code === 0) return;
+    throw new Error(commit.stderr || "git commit failed");
   } catch (error) {
     // A mode-0 entry removes the path; the old entries, if any, follow.
     const entries = concatBytes(
