@@ -6,9 +6,9 @@
  * repository, and across processes an advisory lock on
  * `.git/inpage-editor.lock` (on the folder itself when it is not committed).
  * The bytes go to a temporary file in the same folder, flushed, then renamed
- * over the target; when committing, `git add` and `git commit --only` record
- * that path and nothing else, and a failed commit puts the previous bytes
- * back.
+ * over the target; when committing, `git commit --only` records that path
+ * and nothing else (after `git add` for a new file), and a failed commit puts
+ * the previous bytes back.
  *
  * @module
  */
@@ -27,6 +27,7 @@ import {
   removeEmptyFolders,
   replaceFile,
   type Target,
+  writeSynced,
 } from "./files.ts";
 import { commitPath, findWorkTree, type WorkTree } from "./git.ts";
 import { LOCK_FILE, serialise, withProcessLock } from "./lock.ts";
@@ -200,15 +201,17 @@ class LocalCheckoutRepository implements LocalCheckout {
       : null;
 
     const created = target.missing;
-    // Noted before the file changes, cleared once committed or restored: a
-    // process killed in between has its publish finished when the checkout
-    // is next opened (`recover.ts`).
+    // Noted, and flushed to disk, before the file changes; cleared once
+    // committed or restored: a process killed (or a machine stopped) in
+    // between has its publish finished when the checkout is next opened
+    // (`recover.ts`). A note cut short was cut before the file changed.
     const pending = this.#git ? join(this.#git.gitDir, PENDING_FILE) : null;
     if (pending !== null) {
-      await Deno.writeTextFile(pending, JSON.stringify({ path, message }))
-        .catch((error) => {
+      await writeSynced(pending, JSON.stringify({ path, message })).catch(
+        (error) => {
           throw failure(error, "Cannot note the publish under way");
-        });
+        },
+      );
     }
     try {
       if (created.length > 0) {

@@ -103,6 +103,27 @@ export async function replaceFile(
   }
 }
 
+/**
+ * Writes a small file and flushes it to disk before resolving, so that what
+ * is done after it cannot reach the disk before it (a power loss then finds
+ * it whole, or finds the later step not done).
+ *
+ * @param path the file, created or truncated
+ * @param text its content
+ */
+export async function writeSynced(path: string, text: string): Promise<void> {
+  using file = await Deno.open(path, {
+    write: true,
+    create: true,
+    truncate: true,
+  });
+  const bytes = new TextEncoder().encode(text);
+  for (let offset = 0; offset < bytes.byteLength;) {
+    offset += await file.write(bytes.subarray(offset));
+  }
+  await file.sync();
+}
+
 /** Removes folders made for a failed write, deepest first, when empty. */
 export async function removeEmptyFolders(
   folders: readonly string[],

@@ -70,9 +70,11 @@ interface PendingNote {
 
 /**
  * Reads the note of a publish under way. A note cut short while being
- * written (the process was killed before the write finished: an empty file,
- * or JSON without its closing brace) was written before the file changed,
- * so its publish left nothing to finish: `null`, and only the note goes.
+ * written (the process was killed, or the machine stopped, before the write
+ * and its flush finished: an empty file, or JSON without its closing brace)
+ * was cut before the file changed, since the checkout flushes the note to
+ * disk first; its publish left nothing to finish: `null`, and only the note
+ * goes.
  */
 function readNote(text: string): PendingNote | null {
   try {
