@@ -309,6 +309,22 @@ Deno.test("local checkout makes no commit when the new bytes are those of HEAD",
   });
 });
 
+Deno.test("local checkout puts the bytes of HEAD in the index too when they replace a staged edit", async () => {
+  await withRepo(async (checkout, folder) => {
+    const committed = await Deno.readFile(join(folder, PAGE));
+    await Deno.writeFile(join(folder, PAGE), bytes("staged edit\n"));
+    await git(folder, "add", PAGE);
+    const edited = await checkout.read(PAGE);
+    assert.ok(edited);
+    await checkout.write(PAGE, committed, edited.version, "Back");
+    assert.deepEqual(await Deno.readFile(join(folder, PAGE)), committed);
+    assert.equal(await commitCount(folder), 1);
+    // The staged edit is gone from the index: a later commit cannot bring
+    // back the bytes the publish replaced.
+    assert.equal(await git(folder, "status", "--porcelain"), "");
+  });
+});
+
 Deno.test("local checkout lets exactly one of 20 concurrent writes win", async () => {
   await withRepo(async (checkout, folder) => {
     const file = await checkout.read(PAGE);

@@ -117,7 +117,8 @@ export async function commitPath(
       path,
     ], git.identity);
     if (commit.code === 0) return;
-    // Refused: nothing to commit when the bytes are those of HEAD.
+    // Refused: nothing to commit when the bytes are those of HEAD; the index
+    // then takes them too (it may hold other bytes the user had staged).
     const diff = await runGit(root, [
       "diff",
       "--quiet",
@@ -127,8 +128,11 @@ export async function commitPath(
       "--",
       path,
     ]);
-    if (diff.code === 0) return;
-    throw new Error(commit.stderr || "git commit failed");
+    if (diff.code === 0) {
+      await mustRunGit(root, ["add", "--", path]);
+      return;
+    }
+    throw new Error(`git commit exited with ${commit.code}: ${commit.stderr}`);
   } catch (error) {
     // A mode-0 entry removes the path; the old entries, if any, follow.
     const entries = concatBytes(

@@ -8,9 +8,9 @@
  * repository, and across processes an advisory lock on
  * `.git/inpage-editor.lock` (on the folder itself when it is not committed).
  * The bytes go to a temporary file in the same folder, flushed, then renamed
- * over the target; when committing, `git add` and `git commit --only` record
- * that path and nothing else, and a failed commit puts the previous bytes
- * back.
+ * over the target; when committing, `git commit --only` records that path
+ * and nothing else (after `git add` for a new file), and a failed commit puts
+ * the previous bytes back.
  *
  * @module
  */
