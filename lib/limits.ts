@@ -54,6 +54,12 @@ const MINUTE = 60_000;
 export const REFUSED_AGAIN_DELAY_MS = 250;
 /** At most this many such answers wait at once; beyond, they go at once. */
 export const REFUSED_AGAIN_HELD_MAX = 1_000;
+/**
+ * How many client tags (the keyed hashes of client addresses) a process
+ * keeps, so that a flood from a few addresses costs no HMAC per request; the
+ * oldest goes first.
+ */
+export const CLIENT_TAGS_KEPT = 4_096;
 
 /** The rate budgets: requests per client and route, in a sliding window. */
 export const BUDGETS: Readonly<

@@ -12,6 +12,7 @@
  */
 
 import { hmacSha256Hex } from "../digest.ts";
+import { CLIENT_TAGS_KEPT } from "../limits.ts";
 import type { ClientInfo, Env } from "./env.ts";
 import { logNotice } from "./log.ts";
 
@@ -150,13 +151,29 @@ export function clientTag(
   let tag = tags.get(remembered);
   if (tag === undefined) {
     tag = hmacSha256Hex(secret, address).slice(0, 16);
-    if (tags.size >= TAGS_KEPT) tags.delete(tags.keys().next().value!);
+    if (tags.size >= CLIENT_TAGS_KEPT) tags.delete(tags.keys().next().value!);
     tags.set(remembered, tag);
   }
   return tag;
 }
 
-/** How many client tags are kept; the oldest goes first. */
-const TAGS_KEPT = 4_096;
 /** The tags last computed, by address and key. */
 const tags = new Map<string, string>();
+
+/**
+ * How many client tags the process keeps now: at most `CLIENT_TAGS_KEPT`.
+ *
+ * @example
+ * ```ts
+ * import { clientTagsKept } from "./client_address.ts";
+ * import { CLIENT_TAGS_KEPT } from "../limits.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(clientTagsKept() <= CLIENT_TAGS_KEPT);
+ * ```
+ *
+ * @returns how many
+ */
+export function clientTagsKept(): number {
+  return tags.size;
+}

@@ -4,7 +4,8 @@
  */
 import assert from "node:assert/strict";
 import { createRouter } from "../../mod.ts";
-import { clientTag } from "../../lib/http/client_address.ts";
+import { clientTag, clientTagsKept } from "../../lib/http/client_address.ts";
+import { CLIENT_TAGS_KEPT } from "../../lib/limits.ts";
 import { hmacSha256Hex, sha256Hex } from "../../lib/digest.ts";
 import { imageHeader } from "../../lib/images/image_header.ts";
 import { HttpError } from "../../lib/http/http_error.ts";
@@ -223,7 +224,7 @@ Deno.test("client tags are keyed: not a plain hash of the address, and different
   }
 });
 
-Deno.test("a client's tag stays its keyed hash after more clients than the tags kept", async () => {
+Deno.test("a client's tag stays its keyed hash after more clients than the tags kept, and the tags kept stay bounded", async () => {
   const env = { EDITOR_KEY_HASH: await fastHash("kept") };
   const request = new Request(ORIGIN);
   const expected = (address: string) =>
@@ -236,6 +237,7 @@ Deno.test("a client's tag stays its keyed hash after more clients than the tags 
     assert.equal(clientTag(request, env, from(address)), expected(address));
   }
   assert.equal(clientTag(request, env, from("203.0.113.1")), first);
+  assert.equal(clientTagsKept(), CLIENT_TAGS_KEPT);
 });
 
 Deno.test("an ftyp box is read for its first 64 brands only, whatever size it claims", () => {
