@@ -102,44 +102,36 @@ export function createProxy(
   target: string,
 ): (request: Request) => Promise<Response> {
   const base = proxyTarget(target);
-  const prefix = base.pathname.replace(/\/$/, "");
-  const upstreamUrl = (request: Request): URL => {
-    const url = new URL(request.url);
-    return new URL(`${prefix}${url.pathname}${url.search}`, base.origin);
-  };
   return async (request) => {
-    const url = upstreamUrl(request);
+    const incoming = new URL(request.url);
+    const url = upstreamUrl(base, incoming);
+    if (url.origin !== base.origin) return refused(); // never reached
     if (request.headers.get("upgrade")?.toLowerCase() === "websocket") {
       return await relayWebSocket(request, url);
     }
-    const headers = passedHeaders(request.headers, HOP_BY_HOP);
+    const headers = passedHeaders(request.headers);
     headers.set("accept-encoding", "identity");
-    const incoming = new URL(request.url);
     headers.set("x-forwarded-host", incoming.host);
     headers.set("x-forwarded-proto", incoming.protocol.slice(0, -1));
     let answer: Response;
     try {
+      // No `request.signal`: reading it makes Deno warn about its legacy
+      // abort. A client that goes away cancels the answer's body instead,
+      // which ends the fetch.
       answer = await fetch(url, {
         method: request.method,
         headers,
         body: request.body,
         redirect: "manual",
-        signal: request.signal,
       });
     } catch {
       return unavailable();
     }
-    const out = passedHeaders(answer.headers, HOP_BY_HOP);
+    const out = passedHeaders(answer.headers);
     const location = out.get("location");
     if (location) {
-      try {
-        const moved = new URL(location, url);
-        if (moved.origin === base.origin) {
-          out.set("location", `${moved.pathname}${moved.search}${moved.hash}`);
-        }
-      } catch {
-        // Left as the dev server wrote it.
-      }
+      const moved = sameOriginLocation(location, url, base, incoming);
+      if (moved !== undefined) out.set("location", moved);
     }
     const empty = request.method === "HEAD" ||
       [101, 204, 205, 304].includes(answer.status);
@@ -152,14 +144,66 @@ export function createProxy(
   };
 }
 
-/** A copy of headers without the named ones. */
+/**
+ * The dev server's URL for a request: a copy of the target whose path and
+ * query are set from the request's, so its origin is always the target's.
+ * A path such as `//other.example/x` stays a path on the dev server (never
+ * `new URL(path, base)`, which would read it as another host).
+ */
+function upstreamUrl(base: URL, incoming: URL): URL {
+  const url = new URL(base.href);
+  url.pathname = `${base.pathname.replace(/\/$/, "")}${incoming.pathname}`;
+  url.search = incoming.search;
+  url.hash = "";
+  return url;
+}
+
+/**
+ * A `location` on the dev server's origin, made to point at the same path on
+ * the origin the browser used: relative (`/en/`) when it reads as a path, and
+ * absolute on the browser's origin when its path starts with `//`, which a
+ * browser would read as another host. A `location` elsewhere is left as the
+ * dev server wrote it (`undefined`).
+ */
+function sameOriginLocation(
+  location: string,
+  asked: URL,
+  base: URL,
+  incoming: URL,
+): string | undefined {
+  let moved: URL;
+  try {
+    moved = new URL(location, asked);
+  } catch {
+    return undefined;
+  }
+  if (moved.origin !== base.origin) return undefined;
+  const prefix = base.pathname.replace(/\/$/, "");
+  const path = prefix && moved.pathname.startsWith(prefix + "/")
+    ? moved.pathname.slice(prefix.length)
+    : moved.pathname;
+  const relative = `${path}${moved.search}${moved.hash}`;
+  return path.startsWith("//") ? `${incoming.origin}${relative}` : relative;
+}
+
+/**
+ * A copy of headers without the hop-by-hop ones: the standard set, the names
+ * listed in `connection` (RFC 9110 §7.6.1), and any `extra`.
+ */
 function passedHeaders(
   headers: Headers,
-  dropped: ReadonlySet<string>,
+  extra: ReadonlySet<string> = new Set(),
 ): Headers {
+  const named = new Set(
+    (headers.get("connection") ?? "").split(",").map((name) =>
+      name.trim().toLowerCase()
+    ).filter(Boolean),
+  );
   const out = new Headers();
   for (const [name, value] of headers) {
-    if (!dropped.has(name)) out.append(name, value);
+    if (!HOP_BY_HOP.has(name) && !named.has(name) && !extra.has(name)) {
+      out.append(name, value);
+    }
   }
   return out;
 }
@@ -171,10 +215,7 @@ function passedHeaders(
 async function relayWebSocket(request: Request, url: URL): Promise<Response> {
   const protocols = (request.headers.get("sec-websocket-protocol") ?? "")
     .split(",").map((protocol) => protocol.trim()).filter(Boolean);
-  const headers = passedHeaders(
-    request.headers,
-    new Set([...HOP_BY_HOP, ...HANDSHAKE]),
-  );
+  const headers = passedHeaders(request.headers, HANDSHAKE);
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   let upstream: WebSocket;
   try {
@@ -256,8 +297,16 @@ function closeCode(code: number): number {
 }
 
 function unavailable(): Response {
-  return new Response(JSON.stringify({ error: "unavailable" }), {
-    status: 502,
+  return jsonError(502, "unavailable");
+}
+
+function refused(): Response {
+  return jsonError(400, "bad_request");
+}
+
+function jsonError(status: number, error: string): Response {
+  return new Response(JSON.stringify({ error }), {
+    status,
     headers: {
       "content-type": "application/json; charset=utf-8",
       "cache-control": "no-store",

@@ -21,7 +21,7 @@ function devServer() {
         path: url.pathname + url.search,
         headers: request.headers,
       });
-      if (url.pathname === "/live") {
+      if (url.pathname.endsWith("/live")) {
         const { socket, response } = Deno.upgradeWebSocket(request, {
           protocol: "vite-hmr",
         });
@@ -63,6 +63,13 @@ function devServer() {
             "x-method": request.method,
             "x-custom": request.headers.get("x-custom") ?? "",
           },
+        });
+      }
+      if (url.pathname === "/scheme-relative") {
+        // A redirect whose path would read as another host once made relative.
+        return new Response(null, {
+          status: 302,
+          headers: { location: `${url.origin}//evil.example/x?y=1` },
         });
       }
       if (url.pathname === "/old") {
@@ -280,4 +287,218 @@ Deno.test("editor serve refuses a --proxy that is not an http URL, a --site that
     assert.equal(run.code, 1, args.join(" "));
     assert.equal(run.stderr, message);
   }
+});
+
+/** A raw HTTP/1.1 exchange over TCP: the request as written, the answer read to the end. */
+async function rawExchange(
+  port: number,
+  head: string,
+): Promise<{ status: number; headers: Headers; body: string; raw: string }> {
+  const connection = await Deno.connect({ hostname: "127.0.0.1", port });
+  await connection.write(new TextEncoder().encode(head));
+  let raw = "";
+  const decoder = new TextDecoder();
+  const buffer = new Uint8Array(65_536);
+  const deadline = setTimeout(() => connection.close(), 10_000);
+  try {
+    for (;;) {
+      const read = await connection.read(buffer).catch(() => null);
+      if (read === null) break;
+      raw += decoder.decode(buffer.subarray(0, read), { stream: true });
+    }
+  } finally {
+    clearTimeout(deadline);
+    try {
+      connection.close();
+    } catch {
+      // Closed by the deadline.
+    }
+  }
+  const [top = "", ...rest] = raw.split("\r\n\r\n");
+  const [statusLine = "", ...lines] = top.split("\r\n");
+  const headers = new Headers();
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    if (colon > 0) {
+      headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+    }
+  }
+  let body = rest.join("\r\n\r\n");
+  if (headers.get("transfer-encoding") === "chunked") {
+    let out = "";
+    let at = 0;
+    for (;;) {
+      const end = body.indexOf("\r\n", at);
+      const size = parseInt(body.slice(at, end), 16);
+      if (!(size > 0)) break;
+      out += body.slice(end + 2, end + 2 + size);
+      at = end + 2 + size + 2;
+    }
+    body = out;
+  }
+  return { status: Number(statusLine.split(" ")[1]), headers, body, raw };
+}
+
+/** A loopback server standing for another host: it must receive nothing. */
+function otherHost() {
+  const hits: string[] = [];
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (request) => {
+      hits.push(request.url);
+      if (request.headers.get("upgrade")?.toLowerCase() === "websocket") {
+        const { socket, response } = Deno.upgradeWebSocket(request);
+        socket.onopen = () => socket.send("other host");
+        return response;
+      }
+      return new Response("other host: secret");
+    },
+  );
+  return { server, hits, host: `127.0.0.1:${server.addr.port}` };
+}
+
+Deno.test("editor serve --proxy never reaches another host: //host, /\\host, ///host, /..//host, /%2e%2e//host, an absolute-form target and a WebSocket upgrade", async () => {
+  await using proxied = await proxiedSite();
+  const { dev, server } = proxied;
+  const other = otherHost();
+  try {
+    const port = Number(new URL(server.url).port);
+    const paths = [
+      `//${other.host}/secret`,
+      `/\\${other.host}/secret`,
+      `///${other.host}/secret`,
+      `/..//${other.host}/secret`,
+      `/%2e%2e//${other.host}/secret`,
+      `/.%2e//${other.host}/secret`,
+      `/\\\\${other.host}/secret`,
+      `/%2F${other.host}/secret`,
+      `http://127.0.0.1:${port}//${other.host}/secret`,
+    ];
+    for (const path of paths) {
+      const before = dev.seen.length;
+      const answer = await rawExchange(
+        port,
+        `GET ${path} HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncookie: editor_session=abc\r\nconnection: close\r\n\r\n`,
+      );
+      assert.doesNotMatch(answer.body, /other host/, path);
+      assert.notEqual(answer.status, 500, path);
+      if (answer.status === 404 && answer.body === "dev 404") {
+        // Answered by the dev server, the path kept as a path there.
+        assert.equal(dev.seen.length, before + 1, path);
+        assert.match(dev.seen.at(-1)!.path, /^\/.*127\.0\.0\.1/, path);
+      } else {
+        // Refused in JSON.
+        assert.ok(answer.status >= 400 && answer.status < 500, answer.raw);
+        assert.match(
+          answer.headers.get("content-type") ?? "",
+          /^application\/json/,
+          path,
+        );
+      }
+    }
+    const socket = new WebSocket(
+      `${server.url.replace("http:", "ws:")}/${other.host}/live`,
+      ["vite-hmr"],
+    );
+    const first = await new Promise<string>((resolve) => {
+      socket.onmessage = (event) => resolve(String(event.data));
+      socket.onerror = () => resolve("error");
+      socket.onclose = () => resolve("closed");
+    });
+    assert.equal(first, "connected", "relayed to the dev server");
+    assert.equal(dev.seen.at(-1)?.path, `//${other.host}/live`);
+    socket.close();
+    assert.deepEqual(other.hits, []);
+  } finally {
+    await other.server.shutdown();
+  }
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  assert.doesNotMatch(server.stderr(), /TypeError|Error:|\n\s+at /);
+  assert.equal(await server.stop(), 0);
+});
+
+Deno.test("editor serve --proxy never sends the browser to another host through a Location on the dev server's origin", async () => {
+  await using proxied = await proxiedSite();
+  const { server } = proxied;
+  const moved = await fetch(`${server.url}scheme-relative`, {
+    redirect: "manual",
+  });
+  await moved.body?.cancel();
+  assert.equal(moved.status, 302);
+  const location = moved.headers.get("location") ?? "";
+  assert.doesNotMatch(location, /^(\/\/|\/\\|\\)/);
+  const target = new URL(location, server.url);
+  assert.equal(target.origin, new URL(server.url).origin);
+  assert.equal(target.pathname, "//evil.example/x");
+  assert.equal(target.search, "?y=1");
+  assert.equal(await server.stop(), 0);
+});
+
+Deno.test("editor serve --proxy drops the headers named in Connection, both ways", async () => {
+  await using site = await tempSite();
+  // A dev server written by hand, so that its answer can name headers in Connection.
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const received: string[] = [];
+  const serving = (async () => {
+    for await (const connection of listener) {
+      const buffer = new Uint8Array(65_536);
+      let text = "";
+      while (!text.includes("\r\n\r\n")) {
+        const read = await connection.read(buffer);
+        if (read === null) break;
+        text += new TextDecoder().decode(buffer.subarray(0, read));
+      }
+      received.push(text);
+      await connection.write(
+        new TextEncoder().encode(
+          "HTTP/1.1 200 OK\r\nconnection: close, x-dev-hop\r\nx-dev-hop: secret\r\nkeep-alive: timeout=5\r\nx-dev-kept: yes\r\ncontent-length: 2\r\n\r\nok",
+        ),
+      );
+      connection.close();
+    }
+  })();
+  const devPort = (listener.addr as Deno.NetAddr).port;
+  try {
+    await using server = await serveCheckout(site.root, {
+      args: ["--proxy", `http://127.0.0.1:${devPort}`],
+    });
+    const port = Number(new URL(server.url).port);
+    const answer = await rawExchange(
+      port,
+      `GET /en/ HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\nconnection: close, x-client-hop\r\nx-client-hop: secret\r\nx-client-kept: yes\r\n\r\n`,
+    );
+    assert.equal(answer.status, 200, answer.raw);
+    assert.equal(answer.body, "ok");
+    assert.equal(answer.headers.get("x-dev-kept"), "yes");
+    assert.equal(answer.headers.get("x-dev-hop"), null);
+    assert.equal(answer.headers.get("keep-alive"), null);
+    const upstream = received.at(-1)!.toLowerCase();
+    assert.match(upstream, /\r\nx-client-kept: yes\r\n/);
+    assert.doesNotMatch(upstream, /x-client-hop/);
+    await server.stop();
+  } finally {
+    listener.close();
+    await serving.catch(() => {});
+  }
+});
+
+Deno.test("editor serve --proxy starts and proxies without a Deno warning", async () => {
+  await using proxied = await proxiedSite();
+  const { server } = proxied;
+  for (let index = 0; index < 3; index++) {
+    const page = await fetch(`${server.url}en/`);
+    assert.equal(page.status, 200);
+    await page.text();
+  }
+  const echo = await fetch(`${server.url}echo`, { method: "POST", body: "x" });
+  await echo.text();
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  assert.equal(await server.stop(), 0);
+  // Only the notice of the key for this run: no warning from Deno (such as
+  // "request.signal aborts on successful responses") and none of ours.
+  const lines = server.stderr().split("\n").filter((line) =>
+    line !== "" &&
+    !/^No EDITOR_KEY_HASH: |^\(it is shown once|^Stopping$/.test(line)
+  );
+  assert.deepEqual(lines, []);
 });
