@@ -139,7 +139,8 @@ export async function startServe(
       EDITOR_LOG: (line) => io.out(line + "\n"),
     };
     const router = createRouter({ locales });
-    const handle = siteHandler(router, env, options);
+    const listening = { port: options.port };
+    const handle = siteHandler(router, env, options, listening);
     const controller = new AbortController();
     let server: Deno.HttpServer<Deno.NetAddr>;
     try {
@@ -147,8 +148,9 @@ export async function startServe(
         hostname: options.hostname,
         port: options.port,
         signal: controller.signal,
-        onListen: () => {},
+        onListen: (address) => void (listening.port = address.port),
       }, handle);
+      listening.port = server.addr.port;
     } catch (error) {
       if (error instanceof Deno.errors.AddrInUse) {
         throw new ServeError(
@@ -216,13 +218,15 @@ export async function startServe(
 }
 
 /**
- * The one origin: the routes, the overlay's files under `/_inpage/`, then
- * the site (a dev server, a renderer or a built folder), else 404 JSON.
+ * The one origin: a request addressed to another host gets 421, then the
+ * routes, the overlay's files under `/_inpage/`, then the site (a dev
+ * server, a renderer or a built folder), else 404 JSON.
  */
 function siteHandler(
   router: ReturnType<typeof createRouter>,
   env: Env,
   options: ServeOptions,
+  listening: { port: number },
 ): Deno.ServeHandler<Deno.NetAddr> {
   const proxy = options.proxy === undefined
     ? undefined
@@ -230,12 +234,20 @@ function siteHandler(
   const site = options.site === undefined ? undefined : resolve(options.site);
   const render = options.render;
   return async (request, info) => {
-    let pathname: string;
+    let url: URL | undefined;
     try {
-      pathname = new URL(request.url).pathname;
+      url = new URL(request.url);
     } catch {
-      pathname = "";
+      url = undefined;
     }
+    if (
+      !url ||
+      !servedHost(url.host, options.hostname, listening.port) ||
+      !servedHost(request.headers.get("host"), options.hostname, listening.port)
+    ) {
+      return misdirected();
+    }
+    const pathname = url.pathname;
     if (router.find(pathname)) return await router.handle(request, env, info);
     if (pathname.startsWith("/_inpage/")) {
       return await serveOverlayAsset(request) ?? notFoundResponse();
@@ -250,6 +262,59 @@ function siteHandler(
     }
     return await router.handle(request, env, info);
   };
+}
+
+/** The names a request may give in `Host` besides `--hostname`. */
+const LOOPBACK_NAMES: ReadonlySet<string> = new Set([
+  "localhost",
+  "127.0.0.1",
+  "[::1]",
+]);
+
+/**
+ * Whether a `Host` names the server: `localhost`, `127.0.0.1`, `[::1]` or
+ * the `--hostname` given, with the port it listens on (no port only on 80).
+ * On a wildcard address (`0.0.0.0`, `::`) any IP literal is accepted too:
+ * a DNS-rebinding page always comes with a name of its own.
+ *
+ * @param host the `Host` header (or a URL's `host`); `null` when absent
+ * @param hostname the address listened on
+ * @param port the port listened on
+ */
+function servedHost(
+  host: string | null,
+  hostname: string,
+  port: number,
+): boolean {
+  if (host === null) return true; // HTTP/1.0 without Host: the URL was checked
+  const match = /^(\[[0-9a-f:.]+\]|[^:\[\]@/]+)(?::([0-9]{1,5}))?$/.exec(
+    host.toLowerCase(),
+  );
+  if (!match) return false;
+  const name = match[1] as string;
+  if ((match[2] === undefined ? 80 : Number(match[2])) !== port) return false;
+  const given = hostname.toLowerCase();
+  if (
+    LOOPBACK_NAMES.has(name) ||
+    name === (given.includes(":") ? `[${given}]` : given)
+  ) {
+    return true;
+  }
+  const wildcard = given === "0.0.0.0" || given === "::" || given === "[::]";
+  return wildcard &&
+    (/^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith("["));
+}
+
+/** 421 `{ "error": "misdirected_request" }`: a `Host` that is not ours. */
+function misdirected(): Response {
+  return new Response(JSON.stringify({ error: "misdirected_request" }), {
+    status: 421,
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
 }
 
 async function requireSiteOptions(options: ServeOptions): Promise<void> {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { runCli, serveCheckout } from "../support/cli.ts";
+import { rawExchange } from "../support/raw_http.ts";
 import { tempSite } from "../support/site.ts";
 
 /** The bytes of the streamed asset: 3 MiB, every byte value. */
@@ -288,56 +289,6 @@ Deno.test("editor serve refuses a --proxy that is not an http URL, a --site that
     assert.equal(run.stderr, message);
   }
 });
-
-/** A raw HTTP/1.1 exchange over TCP: the request as written, the answer read to the end. */
-async function rawExchange(
-  port: number,
-  head: string,
-): Promise<{ status: number; headers: Headers; body: string; raw: string }> {
-  const connection = await Deno.connect({ hostname: "127.0.0.1", port });
-  await connection.write(new TextEncoder().encode(head));
-  let raw = "";
-  const decoder = new TextDecoder();
-  const buffer = new Uint8Array(65_536);
-  const deadline = setTimeout(() => connection.close(), 10_000);
-  try {
-    for (;;) {
-      const read = await connection.read(buffer).catch(() => null);
-      if (read === null) break;
-      raw += decoder.decode(buffer.subarray(0, read), { stream: true });
-    }
-  } finally {
-    clearTimeout(deadline);
-    try {
-      connection.close();
-    } catch {
-      // Closed by the deadline.
-    }
-  }
-  const [top = "", ...rest] = raw.split("\r\n\r\n");
-  const [statusLine = "", ...lines] = top.split("\r\n");
-  const headers = new Headers();
-  for (const line of lines) {
-    const colon = line.indexOf(":");
-    if (colon > 0) {
-      headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
-    }
-  }
-  let body = rest.join("\r\n\r\n");
-  if (headers.get("transfer-encoding") === "chunked") {
-    let out = "";
-    let at = 0;
-    for (;;) {
-      const end = body.indexOf("\r\n", at);
-      const size = parseInt(body.slice(at, end), 16);
-      if (!(size > 0)) break;
-      out += body.slice(end + 2, end + 2 + size);
-      at = end + 2 + size + 2;
-    }
-    body = out;
-  }
-  return { status: Number(statusLine.split(" ")[1]), headers, body, raw };
-}
 
 /** A loopback server standing for another host: it must receive nothing. */
 function otherHost() {
