@@ -38,6 +38,12 @@ export const PAGE_KEY_MAX = 64;
 export const PAGE_PATH_MAX = 120;
 /** Longest commit message kept, in characters. */
 export const COMMIT_MESSAGE_MAX = 120;
+/**
+ * How long a request body may stop arriving, in milliseconds, before it is
+ * cut off with 408 `request_timeout`: a client that sends its headers and
+ * then a trickle (or nothing) of its body holds no request open longer.
+ */
+export const BODY_IDLE_MS = 10_000;
 /** How long a session lasts, in seconds (8 hours). */
 export const SESSION_SECONDS = 28_800;
 

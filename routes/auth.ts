@@ -9,8 +9,8 @@ import { HttpError } from "../lib/http/http_error.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { kvOf } from "../lib/access/kv_binding.ts";
 import { limitRate } from "../lib/access/rate_limit.ts";
-import { readCapped } from "../lib/http/read_capped.ts";
-import { checkDeclaredSize } from "../lib/http/read_body.ts";
+import { BodyIdleError, readCapped } from "../lib/http/read_capped.ts";
+import { bodyIdleMs, checkDeclaredSize } from "../lib/http/read_body.ts";
 import { dispatch, type Exchange, handler } from "../lib/http/route.ts";
 import {
   clearedCookies,
@@ -52,8 +52,11 @@ async function login(exchange: Exchange): Promise<Response> {
   await takeSlot();
   let bytes: Uint8Array;
   try {
-    bytes = await readCapped(request.body, AUTH_BODY_MAX);
+    bytes = await readCapped(request.body, AUTH_BODY_MAX, {
+      idleMs: bodyIdleMs(env),
+    });
   } catch (error) {
+    if (error instanceof BodyIdleError) throw error; // 408, like every route
     throw wrongKey(`body refused: ${(error as Error).name}`);
   }
   const key = await keyOf(request, bytes);

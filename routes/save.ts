@@ -16,7 +16,11 @@ import {
 } from "../lib/http/page_request.ts";
 import { tooLarge } from "../lib/http/http_error.ts";
 import { limitRate } from "../lib/access/rate_limit.ts";
-import { checkDeclaredSize, receiveBody } from "../lib/http/read_body.ts";
+import {
+  bodyIdleMs,
+  checkDeclaredSize,
+  receiveBody,
+} from "../lib/http/read_body.ts";
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { requireSession } from "../lib/access/session.ts";
@@ -69,7 +73,11 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
       checkDeclaredSize(request, ENVELOPE_MAX);
       await requireSession(env, request);
       await takeSlot();
-      const bytes = await receiveBody(request, ENVELOPE_MAX);
+      const bytes = await receiveBody(
+        request,
+        ENVELOPE_MAX,
+        bodyIdleMs(env),
+      );
       const { path, content, version, message } = await saveRequest(
         request,
         bytes,

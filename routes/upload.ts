@@ -12,6 +12,7 @@ import type { Handler } from "../lib/http/env.ts";
 import { storedImageName, uploadSlug } from "../lib/images/image_name.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { openUploadForm } from "../lib/http/multipart.ts";
+import { bodyIdleMs } from "../lib/http/read_body.ts";
 import { limitRate } from "../lib/access/rate_limit.ts";
 import {
   ConflictError,
@@ -75,6 +76,7 @@ export function createUploadRoute(): UploadRoute {
       const form = openUploadForm(request, {
         fileMax: UPLOAD_FILE_MAX,
         bodyMax: UPLOAD_BODY_MAX,
+        idleMs: bodyIdleMs(env),
       });
       await requireSession(env, request);
       await takeSlot();

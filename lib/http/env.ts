@@ -97,6 +97,11 @@ export interface Env {
   EDITOR_LOG?: ((line: string) => void) | undefined;
   /** The current time in milliseconds; default `Date.now`. For tests. */
   EDITOR_CLOCK?: (() => number) | undefined;
+  /**
+   * How long a request body may stop arriving, in milliseconds, before the
+   * answer is 408; default `BODY_IDLE_MS` of `limits.ts`. For tests.
+   */
+  EDITOR_BODY_IDLE_MS?: number | undefined;
 }
 
 /** What `Deno.serve` passes beside the request: the client's address. */

@@ -9,6 +9,7 @@
 import { HttpError } from "./http_error.ts";
 import { jsonResponse } from "./json_response.ts";
 import { FormError } from "./multipart.ts";
+import { BodyIdleError } from "./read_capped.ts";
 import { PageRuleError } from "../pages/page_rule_error.ts";
 import { ImageFormatError } from "../images/image_format_error.ts";
 import { ImageNameError } from "../images/image_name.ts";
@@ -29,7 +30,7 @@ export interface MappedError {
  * breaks the page rules 422 `invalid_content` with `at` and `reason`; bytes
  * that are not an accepted image 415 `unsupported_format` with `kind`; an
  * upload name that cannot be stored 400; an upload form over its cap 413 or
- * unreadable 400; a repository conflict 409; a repository failure 502 with
+ * unreadable 400; a body that stopped arriving 408; a repository conflict 409; a repository failure 502 with
  * its code; anything else a generic 500 whose detail stays in the log.
  *
  * @param error what was thrown
@@ -74,6 +75,11 @@ export function toHttpError(error: unknown): HttpError {
     return error.problem === "too_large"
       ? new HttpError(413, { error: "too_large" }, { detail: error.message })
       : new HttpError(400, { error: "bad_request" }, { detail: error.message });
+  }
+  if (error instanceof BodyIdleError) {
+    return new HttpError(408, { error: "request_timeout" }, {
+      detail: error.message,
+    });
   }
   if (error instanceof ConflictError) {
     return new HttpError(409, { error: "conflict" }, { detail: error.message });

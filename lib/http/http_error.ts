@@ -105,6 +105,11 @@ export function tooLarge(detail: string): HttpError {
   return new HttpError(413, { error: "too_large" }, { detail });
 }
 
+/** 408 `request_timeout`: a body that stopped arriving. */
+export function requestTimeout(detail: string): HttpError {
+  return new HttpError(408, { error: "request_timeout" }, { detail });
+}
+
 /** 503 `unavailable`: the server itself is not configured (no `RATE_LIMIT`). */
 export function serviceUnavailable(detail: string): HttpError {
   return new HttpError(503, { error: "unavailable" }, { detail });

@@ -13,7 +13,7 @@
  * @module
  */
 
-import { declaredLength } from "./read_capped.ts";
+import { BodyIdleError, declaredLength, readWithin } from "./read_capped.ts";
 import {
   indexOfBytes,
   type Needle,
@@ -73,6 +73,11 @@ export interface UploadLimits {
   bodyMax: number;
   /** The most bytes of the `name` part; one more answers 400. Default 4096. */
   nameMax?: number;
+  /**
+   * How long the body may stop arriving, in milliseconds, before `read()`
+   * cancels it with a `BodyIdleError`; absent, it waits as long as it takes.
+   */
+  idleMs?: number | undefined;
 }
 
 /** Default cap of the `name` part, in bytes. */
@@ -223,9 +228,12 @@ export function openUploadForm(
       for (;;) {
         let chunk: Uint8Array | undefined;
         try {
-          chunk = await reader.next();
+          chunk = await readWithin(reader.next(), limits.idleMs);
         } catch (error) {
-          if (error instanceof FormError) throw error;
+          if (error instanceof BodyIdleError) reader.cancel(error);
+          if (error instanceof FormError || error instanceof BodyIdleError) {
+            throw error;
+          }
           throw new FormError("malformed", "Upload body stream failed");
         }
         if (chunk === undefined) break;

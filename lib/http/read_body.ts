@@ -5,8 +5,16 @@
  * @module
  */
 
-import { badRequest, type HttpError, tooLarge } from "./http_error.ts";
 import {
+  badRequest,
+  type HttpError,
+  requestTimeout,
+  tooLarge,
+} from "./http_error.ts";
+import type { Env } from "./env.ts";
+import { BODY_IDLE_MS } from "../limits.ts";
+import {
+  BodyIdleError,
   BodyTooLargeError,
   BodyUnreadableError,
   declaredLength,
@@ -35,22 +43,41 @@ export function checkDeclaredSize(
 }
 
 /**
- * Reads the body within its cap.
+ * How long a request body may stop arriving before it is cut off:
+ * `EDITOR_BODY_IDLE_MS` when the env sets it (tests), else
+ * {@linkcode BODY_IDLE_MS}.
+ *
+ * @param env the host's env
+ * @returns the idle time, in milliseconds
+ */
+export function bodyIdleMs(env: Env): number {
+  const given = env.EDITOR_BODY_IDLE_MS;
+  return given !== undefined && Number.isFinite(given) && given > 0
+    ? given
+    : BODY_IDLE_MS;
+}
+
+/**
+ * Reads the body within its cap and its idle time.
  *
  * @param request the incoming request
  * @param max the cap, in bytes
+ * @param idleMs how long the body may stop arriving, in milliseconds
  * @returns the bytes
- * @throws {HttpError} 413 past the cap, 400 when the body cannot be read
+ * @throws {HttpError} 413 past the cap, 400 when the body cannot be read,
+ *   408 when it stops arriving
  */
 export async function receiveBody(
   request: Request,
   max: number,
+  idleMs: number = BODY_IDLE_MS,
 ): Promise<Uint8Array> {
   try {
-    return await readCapped(request.body, max);
+    return await readCapped(request.body, max, { idleMs });
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw tooLarge(error.message);
     if (error instanceof BodyUnreadableError) throw badRequest(error.message);
+    if (error instanceof BodyIdleError) throw requestTimeout(error.message);
     throw error;
   }
 }

@@ -12,6 +12,7 @@
  * } catch (error) {
  *   if (error instanceof BodyTooLargeError) throw tooLarge(error.message);
  *   if (error instanceof BodyUnreadableError) throw badRequest(error.message);
+ *   if (error instanceof BodyIdleError) throw requestTimeout(error.message);
  *   throw error;
  * }
  * ```
@@ -56,8 +57,72 @@ export class BodyUnreadableError extends Error {
 }
 
 /**
+ * Thrown by `readCapped` (and the upload form's reader) when no byte of the
+ * body has arrived for `idleMs`: a client that stops sending midway is cut
+ * off instead of holding its request open.
+ */
+export class BodyIdleError extends Error {
+  /** How long the body was silent, in milliseconds. */
+  readonly idleMs: number;
+
+  /**
+   * Creates the error.
+   *
+   * @param idleMs how long nothing arrived, in milliseconds
+   */
+  constructor(idleMs: number) {
+    super(`No byte of the body for ${idleMs} ms`);
+    this.name = "BodyIdleError";
+    this.idleMs = idleMs;
+  }
+}
+
+/**
+ * Waits for one read of a body, at most `idleMs`: past it, the read is
+ * abandoned with a {@linkcode BodyIdleError} (the caller cancels the
+ * stream). Timers are the only host feature used, so any host runs it.
+ *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { BodyIdleError, readWithin } from "./read_capped.ts";
+ *
+ * assert.equal(await readWithin(Promise.resolve(7), 50), 7);
+ * await assert.rejects(readWithin(new Promise(() => {}), 10), BodyIdleError);
+ * ```
+ *
+ * @param pending the read under way
+ * @param idleMs how long to wait, in milliseconds; `undefined` waits as long
+ *   as it takes
+ * @returns what the read gave
+ * @throws {BodyIdleError} when the read has not settled after `idleMs`
+ */
+export function readWithin<T>(
+  pending: Promise<T>,
+  idleMs: number | undefined,
+): Promise<T> {
+  if (idleMs === undefined) return pending;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const idle = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new BodyIdleError(idleMs)), idleMs);
+  });
+  return Promise.race([pending, idle]).finally(() => clearTimeout(timer));
+}
+
+/** How `readCapped` reads. */
+export interface ReadOptions {
+  /**
+   * How long the body may stop arriving, in milliseconds, before it is cut
+   * off with a {@linkcode BodyIdleError}; absent, it may wait forever (a
+   * pipe read by the CLI).
+   */
+  idleMs?: number | undefined;
+}
+
+/**
  * Reads a whole body, refusing it the moment more than `max` bytes have
  * arrived: the stream is then cancelled and nothing past the cap is kept.
+ * With `idleMs`, a body that stops arriving for that long is cancelled too.
  *
  * @example
  * ```ts
@@ -74,15 +139,18 @@ export class BodyUnreadableError extends Error {
  *
  * @param body the request's body stream; `null` reads as no bytes
  * @param max the most bytes accepted, a non-negative safe integer
+ * @param options how long the body may stop arriving
  * @returns the body's bytes, in a buffer of exactly their length
  * @throws {BodyTooLargeError} when more than `max` bytes arrive
  * @throws {BodyUnreadableError} when the stream fails, was already read or
  *   yields something other than a `Uint8Array`
+ * @throws {BodyIdleError} when nothing arrives for `options.idleMs`
  * @throws {RangeError} when `max` is not a non-negative safe integer
  */
 export async function readCapped(
   body: ReadableStream<Uint8Array> | null,
   max: number,
+  options: ReadOptions = {},
 ): Promise<Uint8Array<ArrayBuffer>> {
   if (!Number.isSafeInteger(max) || max < 0) {
     throw new RangeError("The cap must be a non-negative safe integer");
@@ -101,8 +169,12 @@ export async function readCapped(
   for (;;) {
     let result: ReadableStreamReadResult<Uint8Array>;
     try {
-      result = await reader.read();
+      result = await readWithin(reader.read(), options.idleMs);
     } catch (error) {
+      if (error instanceof BodyIdleError) {
+        stop(reader, error);
+        throw error;
+      }
       throw new BodyUnreadableError("Body stream failed", { cause: error });
     }
     if (result.done) break;

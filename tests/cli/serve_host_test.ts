@@ -46,7 +46,9 @@ async function assertHosts(url: string, page: string, served: RegExp) {
       `127.0.0.1:${port}@evil.example`,
     ]
   ) {
-    for (const target of [page, "/api/content?path=src/content/pages/en/home.json"]) {
+    for (
+      const target of [page, "/api/content?path=src/content/pages/en/home.json"]
+    ) {
       const answer = await rawExchange(
         port,
         `GET ${target} HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  BodyIdleError,
   BodyTooLargeError,
   BodyUnreadableError,
   declaredLength,
@@ -151,4 +152,33 @@ Deno.test("declaredLength parses digits only", () => {
     const request = new Request("http://localhost/", { headers });
     assert.equal(declaredLength(request), expected, `for ${value}`);
   }
+});
+
+Deno.test("readCapped cuts off a body that stops arriving for idleMs, and cancels it", async () => {
+  let cancelled: unknown;
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(new Uint8Array([1, 2, 3]));
+    },
+    cancel(reason) {
+      cancelled = reason;
+    },
+  });
+  const started = performance.now();
+  await assert.rejects(readCapped(stream, 100, { idleMs: 50 }), BodyIdleError);
+  assert.ok(performance.now() - started >= 45);
+  assert.ok(cancelled instanceof BodyIdleError);
+});
+
+Deno.test("readCapped waits as long as a body keeps arriving within idleMs", async () => {
+  let sent = 0;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      if (sent++ === 6) controller.close();
+      else controller.enqueue(new Uint8Array([sent]));
+    },
+  }, { highWaterMark: 0 });
+  const bytes = await readCapped(stream, 100, { idleMs: 200 });
+  assert.deepEqual(bytes, new Uint8Array([1, 2, 3, 4, 5, 6]));
 });

@@ -57,7 +57,6 @@ export async function rawExchange(
   return { status: Number(statusLine.split(" ")[1]), headers, body, raw };
 }
 
-
 /** Whether a raw answer is whole: its head, then its length or last chunk. */
 function complete(raw: string): boolean {
   const end = raw.indexOf("\r\n\r\n");
