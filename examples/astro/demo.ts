@@ -15,6 +15,7 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commitAll, copyTree } from "../../cli/demo_site.ts";
+import { listenProblem, parseDemoArgs } from "../demo_args.ts";
 
 /** This example's folder. */
 export const EXAMPLE: string = dirname(fileURLToPath(import.meta.url));
@@ -266,22 +267,61 @@ export function startEditorProxy(
 }
 
 if (import.meta.main) {
+  const usage =
+    `Usage: deno task astro-demo [--port 8787] [--hostname 127.0.0.1]
+
+Copies examples/astro/ to a temporary git repository, installs its packages,
+starts astro dev behind editor serve --proxy, and prints the URL and a fresh
+site key. Ctrl-C stops both and removes the folder. --port 0 picks a free port.
+`;
+  const args = parseDemoArgs(Deno.args);
+  if (typeof args === "string") {
+    console.error(`astro-demo: ${args}\n\n${usage}`);
+    Deno.exit(1);
+  }
+  if (args.help) {
+    console.log(usage);
+    Deno.exit(0);
+  }
+  const problem = listenProblem(args.hostname, args.port);
+  if (problem) {
+    console.error(`astro-demo: ${problem}`);
+    Deno.exit(1);
+  }
   const root = await copyExample();
+  const remove = () => Deno.remove(root, { recursive: true }).catch(() => {});
   console.log(`Site copied to ${root} (a git repository)`);
   console.log("Installing its npm packages…");
-  const ms = await installPackages(root);
-  console.log(`Installed in ${(ms / 1000).toFixed(1)} s; starting astro dev…`);
-  const astro = await startAstroDev(root);
+  let astro: RunningProcess;
+  try {
+    const ms = await installPackages(root);
+    console.log(
+      `Installed in ${(ms / 1000).toFixed(1)} s; starting astro dev…`,
+    );
+    astro = await startAstroDev(root);
+  } catch (error) {
+    await remove();
+    console.error(`astro-demo: ${firstLine(error)}`);
+    Deno.exit(1);
+  }
   let editor: RunningProcess;
   try {
     editor = await startEditorProxy(root, astro.url, {
-      port: Number(Deno.env.get("PORT") ?? 8787),
-      args: ["--kv", join(root, ".git", "editor-kv.sqlite3")],
+      port: args.port,
+      args: [
+        "--hostname",
+        args.hostname,
+        "--kv",
+        join(root, ".git", "editor-kv.sqlite3"),
+      ],
     });
   } catch (error) {
     await astro.stop();
-    await Deno.remove(root, { recursive: true });
-    throw error;
+    await remove();
+    // editor serve says what went wrong in one line of its own ("editor: …").
+    const said = /^editor: (.+)$/m.exec((error as Error).message)?.[1];
+    console.error(`astro-demo: ${said ?? firstLine(error)}`);
+    Deno.exit(1);
   }
   const key = /site key for this run is (\S+)/.exec(editor.output())?.[1];
   console.log(`
@@ -295,9 +335,15 @@ Ctrl-C stops both servers and removes the folder.
   const done = async () => {
     await editor.stop();
     await astro.stop();
-    await Deno.remove(root, { recursive: true }).catch(() => {});
+    await remove();
     Deno.exit(0);
   };
   Deno.addSignalListener("SIGINT", done);
   Deno.addSignalListener("SIGTERM", done);
+}
+
+/** The first line of what was thrown. */
+function firstLine(error: unknown): string {
+  return String(error instanceof Error ? error.message : error).split("\n")[0]
+    ?.trim() || "failed";
 }

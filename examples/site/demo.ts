@@ -16,10 +16,10 @@
 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { commitAll, copyTree } from "../../cli/demo_site.ts";
 import { ServeError, startServe } from "../../cli/serve.ts";
 import { renderSite } from "./render.ts";
+import { listenProblem, parseDemoArgs } from "../demo_args.ts";
 
 /** This example's folder. */
 export const EXAMPLE: string = dirname(fileURLToPath(import.meta.url));
@@ -51,27 +51,19 @@ Copies examples/site/ to a temporary git repository and serves its pages, the
 overlay (/_inpage/) and the editor's routes on one origin, with a fresh site
 key. Ctrl-C stops it and removes the folder. --port 0 picks a free port.
 `;
-  let values: { port: string; hostname: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: Deno.args,
-      options: {
-        port: { type: "string", default: "8787" },
-        hostname: { type: "string", default: "127.0.0.1" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
-  } catch (error) {
-    console.error(`demo: ${(error as Error).message}\n\n${usage}`);
+  const args = parseDemoArgs(Deno.args);
+  if (typeof args === "string") {
+    console.error(`demo: ${args}\n\n${usage}`);
     Deno.exit(1);
   }
-  if (values.help) {
+  if (args.help) {
     console.log(usage);
     Deno.exit(0);
   }
-  const port = Number(values.port);
-  if (!/^\d+$/.test(values.port) || port > 65_535) {
-    console.error("demo: --port must be a whole number from 0 to 65535");
+  const { port, hostname } = args;
+  const problem = listenProblem(hostname, port);
+  if (problem) {
+    console.error(`demo: ${problem}`);
     Deno.exit(1);
   }
   const root = await copyExampleSite();
@@ -84,7 +76,7 @@ key. Ctrl-C stops it and removes the folder. --port 0 picks a free port.
     running = await startServe({
       repo: root,
       port,
-      hostname: values.hostname,
+      hostname,
       commit: true,
       kv: join(root, ".git", "editor-kv.sqlite3"),
       render: (request) => renderSite(request, root),

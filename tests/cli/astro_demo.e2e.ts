@@ -12,10 +12,9 @@ import { PACKAGE_ROOT, spawnUntil } from "../../examples/astro/demo.ts";
 
 Deno.test("deno task astro-demo prints a URL and a key that work, and cleans up on Ctrl-C", async () => {
   const demo = await spawnUntil(
-    ["run", "-A", join(PACKAGE_ROOT, "examples/astro/demo.ts")],
+    ["run", "-A", join(PACKAGE_ROOT, "examples/astro/demo.ts"), "--port", "0"],
     {
       cwd: PACKAGE_ROOT,
-      env: { PORT: "0" },
       ready: /Open:\s+(http:\/\/127\.0\.0\.1:\d+\/)en\/\?edit/,
       timeoutMs: 120_000,
     },
