@@ -20,6 +20,15 @@ function devServer() {
   return { server, seen, url: `http://127.0.0.1:${server.addr.port}` };
 }
 
+/** Standard error holds the key notice and nothing else: no Deno warning. */
+function assertQuiet(stderr: string) {
+  const lines = stderr.split("\n").filter((line) =>
+    line !== "" &&
+    !/^No EDITOR_KEY_HASH: |^\(it is shown once|^Stopping$/.test(line)
+  );
+  assert.deepEqual(lines, []);
+}
+
 async function assertHosts(url: string, page: string, served: RegExp) {
   const port = Number(new URL(url).port);
   for (
@@ -85,6 +94,7 @@ Deno.test("editor serve --proxy answers only its own Host: another one gets 421 
     await assertHosts(server.url, "/en/", /^dev page$/);
     assert.equal(dev.seen.length, before + 4, "only the four good hosts");
     assert.equal(await server.stop(), 0);
+    assertQuiet(server.stderr());
   } finally {
     await dev.server.shutdown();
   }
@@ -99,6 +109,7 @@ Deno.test("editor serve --site answers only its own Host", async () => {
   });
   await assertHosts(server.url, "/", /^built page$/);
   assert.equal(await server.stop(), 0);
+  assertQuiet(server.stderr());
 });
 
 Deno.test("editor serve without a site answers only its own Host too", async () => {
@@ -106,4 +117,5 @@ Deno.test("editor serve without a site answers only its own Host too", async () 
   await using server = await serveCheckout(site.root);
   await assertHosts(server.url, "/api/auth", /method_not_allowed/);
   assert.equal(await server.stop(), 0);
+  assertQuiet(server.stderr());
 });
