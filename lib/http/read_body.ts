@@ -47,6 +47,16 @@ export function checkDeclaredSize(
  * `EDITOR_BODY_IDLE_MS` when the env sets it (tests), else
  * {@linkcode BODY_IDLE_MS}.
  *
+ * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { bodyIdleMs } from "./read_body.ts";
+ * import { BODY_IDLE_MS } from "../limits.ts";
+ *
+ * assert.equal(bodyIdleMs({}), BODY_IDLE_MS);
+ * assert.equal(bodyIdleMs({ EDITOR_BODY_IDLE_MS: 300 }), 300);
+ * ```
+ *
  * @param env the host's env
  * @returns the idle time, in milliseconds
  */
