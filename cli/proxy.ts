@@ -11,10 +11,15 @@
  * a WebSocket to the dev server with the same path, query, sub-protocols and
  * headers, then relays messages both ways until either side closes: live
  * reload keeps working. When the dev server does not answer: 502
- * `{ "error": "unavailable" }`.
+ * `{ "error": "unavailable" }`. A request body that stops arriving for the
+ * idle time is cut off: 408 `{ "error": "request_timeout" }` when the dev
+ * server has not answered yet.
  *
  * @module
  */
+
+import { BODY_IDLE_MS } from "../lib/limits.ts";
+import { BodyIdleError, readWithin } from "../lib/http/read_capped.ts";
 
 /** Headers that belong to one connection, never passed on. */
 const HOP_BY_HOP: ReadonlySet<string> = new Set([
@@ -81,7 +86,10 @@ export function proxyTarget(target: string): URL {
  * Creates the handler that passes requests to a dev server.
  *
  * @param target the dev server's URL (see {@linkcode proxyTarget})
- * @returns the handler: the dev server's answer, or 502 JSON
+ * @param options how long a request body may stop arriving, in
+ *   milliseconds (default `BODY_IDLE_MS` of `limits.ts`)
+ * @returns the handler: the dev server's answer, or 502 JSON (408 JSON for a
+ *   body that stopped arriving)
  * @throws {TypeError} on a target that is not an http(s) URL
  * @example
  * ```ts
@@ -100,8 +108,10 @@ export function proxyTarget(target: string): URL {
  */
 export function createProxy(
   target: string,
+  options: { bodyIdleMs?: number | undefined } = {},
 ): (request: Request) => Promise<Response> {
   const base = proxyTarget(target);
+  const idleMs = options.bodyIdleMs ?? BODY_IDLE_MS;
   return async (request) => {
     const incoming = new URL(request.url);
     const url = upstreamUrl(base, incoming);
@@ -113,6 +123,9 @@ export function createProxy(
     headers.set("accept-encoding", "identity");
     headers.set("x-forwarded-host", incoming.host);
     headers.set("x-forwarded-proto", incoming.protocol.slice(0, -1));
+    let stalled = false;
+    const body = request.body &&
+      idleBody(request.body, idleMs, () => stalled = true);
     let answer: Response;
     try {
       // No `request.signal`: reading it makes Deno warn about its legacy
@@ -121,11 +134,11 @@ export function createProxy(
       answer = await fetch(url, {
         method: request.method,
         headers,
-        body: request.body,
+        body,
         redirect: "manual",
       });
     } catch {
-      return unavailable();
+      return stalled ? jsonError(408, "request_timeout") : unavailable();
     }
     const out = passedHeaders(answer.headers);
     const location = out.get("location");
@@ -142,6 +155,36 @@ export function createProxy(
       headers: out,
     });
   };
+}
+
+/**
+ * A request body passed on as it arrives, errored (and the client's stream
+ * cancelled) when no byte arrives for `idleMs`.
+ */
+function idleBody(
+  body: ReadableStream<Uint8Array>,
+  idleMs: number,
+  onIdle: () => void,
+): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await readWithin(reader.read(), idleMs);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        if (error instanceof BodyIdleError) {
+          onIdle();
+          reader.cancel(error).catch(() => {});
+        }
+        controller.error(error);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
 }
 
 /**

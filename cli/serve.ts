@@ -132,11 +132,13 @@ export async function startServe(
     if (options.commit && !repository.commits) {
       warnings.push(await noCommitWarning(root));
     }
+    const bodyIdleMs = idleFrom(io.getEnv("EDITOR_BODY_IDLE_MS"));
     const env: Env = {
       RATE_LIMIT: kv,
       EDITOR_KEY_HASH: keyHash,
       REPOSITORY: repository,
       EDITOR_LOG: (line) => io.out(line + "\n"),
+      ...(bodyIdleMs === undefined ? {} : { EDITOR_BODY_IDLE_MS: bodyIdleMs }),
     };
     const router = createRouter({ locales });
     const listening = { port: options.port };
@@ -230,7 +232,7 @@ function siteHandler(
 ): Deno.ServeHandler<Deno.NetAddr> {
   const proxy = options.proxy === undefined
     ? undefined
-    : createProxy(options.proxy);
+    : createProxy(options.proxy, { bodyIdleMs: env.EDITOR_BODY_IDLE_MS });
   const site = options.site === undefined ? undefined : resolve(options.site);
   const render = options.render;
   return async (request, info) => {
@@ -460,6 +462,18 @@ async function openKvFile(path: string): Promise<Deno.Kv> {
       } (pass --kv with a writable file)`,
     );
   }
+}
+
+/**
+ * `EDITOR_BODY_IDLE_MS` from the environment: a whole number of
+ * milliseconds from 1 to 3,600,000, else the default (`undefined`).
+ */
+function idleFrom(value: string | undefined): number | undefined {
+  if (value === undefined || !/^[0-9]{1,7}$/.test(value.trim())) {
+    return undefined;
+  }
+  const ms = Number(value.trim());
+  return ms >= 1 && ms <= 3_600_000 ? ms : undefined;
 }
 
 function messageOf(error: unknown): string {

@@ -66,6 +66,12 @@ function devServer() {
           },
         });
       }
+      if (url.pathname === "/collect") {
+        return request.arrayBuffer().then(
+          (bytes) => new Response(`collected ${bytes.byteLength}`),
+          () => new Response("cut off", { status: 400 }),
+        );
+      }
       if (url.pathname === "/scheme-relative") {
         // A redirect whose path would read as another host once made relative.
         return new Response(null, {
@@ -89,12 +95,13 @@ function devServer() {
  * A site served by `editor serve --proxy` to a fresh dev server; the server,
  * the dev server and the site are closed in that order when disposed.
  */
-async function proxiedSite() {
+async function proxiedSite(env: Record<string, string> = {}) {
   const site = await tempSite();
   const dev = devServer();
   try {
     const server = await serveCheckout(site.root, {
       args: ["--proxy", dev.url],
+      env,
     });
     return {
       dev,
@@ -452,4 +459,38 @@ Deno.test("editor serve --proxy starts and proxies without a Deno warning", asyn
     !/^No EDITOR_KEY_HASH: |^\(it is shown once|^Stopping$/.test(line)
   );
   assert.deepEqual(lines, []);
+});
+
+Deno.test("editor serve --proxy cuts off a request body that stops arriving with 408 JSON, and serves other clients meanwhile", async () => {
+  await using proxied = await proxiedSite({ EDITOR_BODY_IDLE_MS: "800" });
+  const { server } = proxied;
+  const port = Number(new URL(server.url).port);
+  const host = `127.0.0.1:${port}`;
+  const started = performance.now();
+  let done = false;
+  const stalled = rawExchange(
+    port,
+    `POST /collect HTTP/1.1\r\nhost: ${host}\r\ncontent-length: 1000\r\n\r\nfirst bytes`,
+  ).finally(() => done = true);
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  const other = await fetch(`${server.url}en/`);
+  assert.equal(other.status, 200);
+  await other.text();
+  assert.equal(done, false, "answered before the idle time");
+  const answer = await stalled;
+  assert.equal(answer.status, 408, answer.raw);
+  assert.deepEqual(JSON.parse(answer.body), { error: "request_timeout" });
+  assert.equal(
+    answer.headers.get("content-type"),
+    "application/json; charset=utf-8",
+  );
+  assert.equal(answer.headers.get("cache-control"), "no-store");
+  assert.ok(performance.now() - started >= 800);
+  const whole = await fetch(`${server.url}collect`, {
+    method: "POST",
+    body: "x".repeat(5000),
+  });
+  assert.equal(await whole.text(), "collected 5000");
+  assert.equal(await server.stop(), 0);
+  assert.doesNotMatch(server.stderr(), /Error|\n\s+at /);
 });
