@@ -3,10 +3,14 @@
  * the site's own dev server (for example `astro dev`), so the pages, the
  * overlay and the routes share one origin.
  *
- * The method, the path and query, the headers (but hop-by-hop ones) and the
- * body are passed on, the body streamed; the answer comes back streamed with
- * its status and headers, redirects included (a `location` on the dev
- * server's origin is made relative). `accept-encoding` is sent as
+ * The method, the path and query, the headers (but hop-by-hop ones, and
+ * those that `connection` names) and the body are passed on, the body
+ * streamed; the answer comes back streamed with its status and headers
+ * (hop-by-hop ones dropped the same way), redirects included (a `location`
+ * on the dev server's origin is made relative, or absolute on the browser's
+ * origin when its path starts with `//`). The path and query are set on a
+ * copy of the dev server's URL, so no path (`//host`, `/\host`, `/..//host`,
+ * an absolute-form target) ever names another host. `accept-encoding` is sent as
  * `identity`, so the bytes pass through unchanged. A WebSocket upgrade opens
  * a WebSocket to the dev server with the same path, query, sub-protocols and
  * headers, then relays messages both ways until either side closes: live
