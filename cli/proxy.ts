@@ -3,8 +3,9 @@
  * the site's own dev server (for example `astro dev`), so the pages, the
  * overlay and the routes share one origin.
  *
- * The method, the path and query, the headers (but hop-by-hop ones, and
- * those that `connection` names) and the body are passed on, the body
+ * The method, the path and query, the headers (but hop-by-hop ones, those
+ * that `connection` names, and the `editor_session` cookie) and the body are
+ * passed on, the body
  * streamed; the answer comes back streamed with its status and headers
  * (hop-by-hop ones dropped the same way), redirects included (a `location`
  * on the dev server's origin is made relative, or absolute on the browser's
@@ -23,6 +24,7 @@
  */
 
 import { BODY_IDLE_MS } from "../lib/limits.ts";
+import { SESSION_COOKIE } from "../lib/access/session.ts";
 import { BodyIdleError, readWithin } from "../lib/http/read_capped.ts";
 
 /** Headers that belong to one connection, never passed on. */
@@ -123,7 +125,7 @@ export function createProxy(
     if (request.headers.get("upgrade")?.toLowerCase() === "websocket") {
       return await relayWebSocket(request, url);
     }
-    const headers = passedHeaders(request.headers);
+    const headers = withoutSession(passedHeaders(request.headers));
     headers.set("accept-encoding", "identity");
     headers.set("x-forwarded-host", incoming.host);
     headers.set("x-forwarded-proto", incoming.protocol.slice(0, -1));
@@ -159,6 +161,22 @@ export function createProxy(
       headers: out,
     });
   };
+}
+
+/**
+ * The headers without the editor's session cookie: the token is for the
+ * routes, and the dev server (its logs, its plugins) never gets it. The
+ * site's own cookies, and `editor_edit`, go on.
+ */
+function withoutSession(headers: Headers): Headers {
+  const cookie = headers.get("cookie");
+  if (cookie === null) return headers;
+  const kept = cookie.split(";").filter((pair) =>
+    pair.split("=", 1)[0]?.trim() !== SESSION_COOKIE
+  ).map((pair) => pair.trim()).filter(Boolean);
+  if (kept.length === 0) headers.delete("cookie");
+  else headers.set("cookie", kept.join("; "));
+  return headers;
 }
 
 /**
@@ -262,7 +280,7 @@ function passedHeaders(
 async function relayWebSocket(request: Request, url: URL): Promise<Response> {
   const protocols = (request.headers.get("sec-websocket-protocol") ?? "")
     .split(",").map((protocol) => protocol.trim()).filter(Boolean);
-  const headers = passedHeaders(request.headers, HANDSHAKE);
+  const headers = withoutSession(passedHeaders(request.headers, HANDSHAKE));
   url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
   let upstream: WebSocket;
   try {

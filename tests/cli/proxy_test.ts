@@ -20,7 +20,7 @@ function devServer() {
       seen.push({
         method: request.method,
         path: url.pathname + url.search,
-        headers: request.headers,
+        headers: new Headers(request.headers),
       });
       if (url.pathname.endsWith("/live")) {
         const { socket, response } = Deno.upgradeWebSocket(request, {
@@ -493,4 +493,37 @@ Deno.test("editor serve --proxy cuts off a request body that stops arriving with
   assert.equal(await whole.text(), "collected 5000");
   assert.equal(await server.stop(), 0);
   assert.doesNotMatch(server.stderr(), /Error|\n\s+at /);
+});
+
+Deno.test("editor serve --proxy never passes the editor's session cookie to the dev server, and passes the site's own cookies", async () => {
+  await using proxied = await proxiedSite();
+  const { dev, server } = proxied;
+  const page = await fetch(`${server.url}en/`, {
+    headers: {
+      cookie: "theme=dark; editor_session=secret-token; editor_edit=1",
+    },
+  });
+  await page.text();
+  assert.equal(
+    dev.seen.at(-1)?.headers.get("cookie"),
+    "theme=dark; editor_edit=1",
+  );
+  const only = await fetch(`${server.url}en/`, {
+    headers: { cookie: "editor_session=secret-token" },
+  });
+  await only.text();
+  assert.equal(dev.seen.at(-1)?.headers.get("cookie"), null);
+  const socket = new WebSocket(`${server.url.replace("http:", "ws:")}live`, {
+    protocols: ["vite-hmr"],
+    headers: { cookie: "editor_session=secret-token; theme=dark" },
+  });
+  await new Promise((resolve, reject) => {
+    socket.onmessage = resolve;
+    socket.onerror = () => reject(new Error("no WebSocket"));
+  });
+  assert.equal(dev.seen.at(-1)?.headers.get("cookie"), "theme=dark");
+  const closed = new Promise((resolve) => socket.onclose = resolve);
+  socket.close();
+  await closed;
+  assert.equal(await server.stop(), 0);
 });
