@@ -23,6 +23,7 @@ import { isJsonRequest, parseJsonBytes } from "../lib/http/json_body.ts";
 import { logNotice } from "../lib/http/log.ts";
 import { AUTH_BODY_MAX } from "../lib/limits.ts";
 import { loadWire } from "../lib/wire/load.ts";
+import { ROUTES } from "../lib/wire/names.ts";
 export { AUTH_BODY_MAX };
 
 /** The handlers of `/api/auth`. */
@@ -137,10 +138,10 @@ async function logout(exchange: Exchange): Promise<Response> {
  * ```
  */
 export function createAuthRoute(): AuthRoute {
-  const onRequestPost = handler("/api/auth", login);
-  const onRequestDelete = handler("/api/auth", logout);
+  const onRequestPost = handler(ROUTES.auth, login);
+  const onRequestDelete = handler(ROUTES.auth, logout);
   return {
-    onRequest: dispatch("/api/auth", {
+    onRequest: dispatch(ROUTES.auth, {
       POST: onRequestPost,
       DELETE: onRequestDelete,
     }),

@@ -12,6 +12,7 @@ import { pathParameter } from "../lib/http/page_request.ts";
 import { limitRate } from "../lib/access/rate_limit.ts";
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
+import { ROUTES } from "../lib/wire/names.ts";
 import { requireSession } from "../lib/access/session.ts";
 import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
 
@@ -46,7 +47,7 @@ export interface ContentRoute {
 export function createContentRoute(options: RouterOptions): ContentRoute {
   const locales = checkLocales(options);
   const onRequestGet = handler(
-    "/api/content",
+    ROUTES.content,
     async ({ request, env, client }) => {
       const takeSlot = await limitRate(env, "content", client, request);
       await requireSession(env, request);
@@ -65,7 +66,7 @@ export function createContentRoute(options: RouterOptions): ContentRoute {
     },
   );
   return {
-    onRequest: dispatch("/api/content", { GET: onRequestGet }),
+    onRequest: dispatch(ROUTES.content, { GET: onRequestGet }),
     onRequestGet,
   };
 }

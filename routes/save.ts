@@ -19,6 +19,7 @@ import { limitRate } from "../lib/access/rate_limit.ts";
 import { checkDeclaredSize, receiveBody } from "../lib/http/read_body.ts";
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
+import { ROUTES } from "../lib/wire/names.ts";
 import { requireSession } from "../lib/access/session.ts";
 
 /**
@@ -63,7 +64,7 @@ export interface SaveRoute {
 export function createSaveRoute(options: RouterOptions): SaveRoute {
   const locales = checkLocales(options);
   const onRequestPost = handler(
-    "/api/save",
+    ROUTES.save,
     async ({ request, env, client }) => {
       const takeSlot = await limitRate(env, "save", client, request);
       checkDeclaredSize(request, ENVELOPE_MAX);
@@ -93,7 +94,7 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
     },
   );
   return {
-    onRequest: dispatch("/api/save", { POST: onRequestPost }),
+    onRequest: dispatch(ROUTES.save, { POST: onRequestPost }),
     onRequestPost,
   };
 }

@@ -21,8 +21,10 @@ import {
 } from "../lib/repository/repository.ts";
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
+import { ROUTES } from "../lib/wire/names.ts";
 import { requireSession } from "../lib/access/session.ts";
 import { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX } from "../lib/limits.ts";
+import { IMAGES_FOLDER } from "../lib/wire/names.ts";
 export { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX };
 
 /**
@@ -46,9 +48,6 @@ export interface UploadRoute {
   onRequestPost: Handler;
 }
 
-/** Where images are stored in the repository. */
-export const IMAGE_FOLDER = "public/images";
-
 /**
  * Creates the `/api/upload` handlers.
  *
@@ -69,7 +68,7 @@ export const IMAGE_FOLDER = "public/images";
  */
 export function createUploadRoute(): UploadRoute {
   const onRequestPost = handler(
-    "/api/upload",
+    ROUTES.upload,
     async ({ request, env, client }) => {
       const takeSlot = await limitRate(env, "upload", client, request);
       const form = openUploadForm(request, {
@@ -92,7 +91,7 @@ export function createUploadRoute(): UploadRoute {
     },
   );
   return {
-    onRequest: dispatch("/api/upload", { POST: onRequestPost }),
+    onRequest: dispatch(ROUTES.upload, { POST: onRequestPost }),
     onRequestPost,
   };
 }
@@ -106,7 +105,7 @@ async function store(
   src: string,
   bytes: Uint8Array,
 ): Promise<void> {
-  const path = `${IMAGE_FOLDER}/${src}`;
+  const path = `${IMAGES_FOLDER}/${src}`;
   try {
     await repository.write(path, bytes, "", `Add image ${src}`);
   } catch (error) {

@@ -8,7 +8,12 @@
  *   `routes/`, `router.ts`, then the entry points (`mod.ts`, `cli.ts`,
  *   `cli/`);
  * - the module graph of `mod.ts` reaches no `Deno.*` API, so the server runs
- *   on any host.
+ *   on any host;
+ * - access code (`lib/access/`) throws its own errors, never the HTTP error
+ *   class;
+ * - the browser code (`client/`, `overlay/`, `regions/`) and the server use
+ *   the same JSON Pointer module, `lib/wire/pointer.ts`: no other file
+ *   escapes or unescapes a reference token.
  */
 import assert from "node:assert/strict";
 import { dirname, join, normalize, relative } from "node:path";
@@ -169,4 +174,59 @@ Deno.test("the rule itself: an upward import and a Deno call are found", () => {
   assert.ok(layer("lib/http/route.ts")! > layer("lib/pages/x.ts")!);
   assert.equal(relative(ROOT, join(ROOT, "mod.ts")), "mod.ts");
   assert.match(withoutComments("Deno.env.get('X')"), /Deno\./);
+});
+
+/** Every TypeScript source of the given folders, `overlay/dist` left out. */
+async function sourcesUnder(
+  folders: readonly string[],
+): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (folder: string) => {
+    for await (const entry of Deno.readDir(join(ROOT, folder))) {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory) {
+        if (path !== "overlay/dist") await walk(path);
+      } else if (path.endsWith(".ts")) {
+        files.set(path, await Deno.readTextFile(join(ROOT, path)));
+      }
+    }
+  };
+  for (const folder of folders) await walk(folder);
+  for (const path of ["mod.ts", "cli.ts", "router.ts"]) {
+    files.set(path, await Deno.readTextFile(join(ROOT, path)));
+  }
+  return files;
+}
+
+const POINTER = "lib/wire/pointer.ts";
+
+/** A `~0`/`~1` written in a string, or a `~` replaced: pointer escaping. */
+const TOKEN_ESCAPE = /["'`]~[01]|~[01]["'`]|replaceAll\(\s*["'`/]~/;
+
+Deno.test("one JSON Pointer module: the browser code and the server import it, and no other file escapes tokens", async () => {
+  const files = await sourcesUnder([
+    "lib",
+    "routes",
+    "cli",
+    "client",
+    "overlay",
+    "regions",
+  ]);
+  assert.ok(files.has(POINTER));
+  const escaping = [...files].filter(([path, source]) =>
+    path !== POINTER && TOKEN_ESCAPE.test(withoutComments(source))
+  ).map(([path]) => path);
+  assert.deepEqual(escaping, []);
+  const users = [...files].filter(([path, source]) =>
+    importsOf(path, source).includes(POINTER)
+  ).map(([path]) => path);
+  for (const side of ["client/", "overlay/", "regions/", "lib/"]) {
+    assert.ok(
+      users.some((path) => path.startsWith(side)),
+      `nothing in ${side} imports ${POINTER}`,
+    );
+  }
+  assert.ok(!/\bDeno\s*\./.test(withoutComments(files.get(POINTER)!)));
+  assert.ok(TOKEN_ESCAPE.test('key.replaceAll("~", "~0")'));
+  assert.ok(TOKEN_ESCAPE.test('part.replaceAll("~1", "/")'));
 });

@@ -16,13 +16,8 @@ import { getEntries, kvOf, retryBusy } from "./kv_binding.ts";
 import { randomToken } from "./random_token.ts";
 import { unauthorized } from "../http/http_error.ts";
 import { SESSION_SECONDS } from "../limits.ts";
+import { EDIT_COOKIE, SESSION_COOKIE } from "../wire/names.ts";
 export { SESSION_SECONDS };
-
-/** The HttpOnly cookie that carries the session token. */
-export const SESSION_COOKIE = "editor_session";
-
-/** The script-readable cookie that tells the page an edit session is open. */
-export const EDIT_COOKIE = "editor_edit";
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const ATTRIBUTES = "Secure; SameSite=Strict; Path=/";

@@ -11,9 +11,10 @@
  */
 
 import { PAGE_PATH_MAX } from "../limits.ts";
+import { PAGES_FOLDER } from "../wire/names.ts";
 export { PAGE_PATH_MAX };
 
-const PREFIX = "src/content/pages/";
+const PREFIX = `${PAGES_FOLDER}/`;
 const SUFFIX = ".json";
 const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const SEGMENTS_MAX = 4;
