@@ -10,7 +10,6 @@
 
 import { join, relative, sep } from "node:path";
 import { checkLocales } from "../lib/pages/locales.ts";
-import { CONTENT_MAX } from "../lib/http/page_request.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import { PageRuleError, pageRules } from "../lib/pages/page_rules.ts";
 import { localeFolders, ServeError } from "./serve.ts";
@@ -19,6 +18,7 @@ import {
   IMAGES_FOLDER as IMAGES,
   PAGES_FOLDER as PAGES,
 } from "../lib/wire/names.ts";
+import { CONTENT_MAX } from "../lib/limits.ts";
 
 /** The options of `editor check`. */
 export interface CheckOptions {

@@ -24,7 +24,6 @@ import { logNotice } from "../lib/http/log.ts";
 import { AUTH_BODY_MAX } from "../lib/limits.ts";
 import { loadWire } from "../lib/wire/load.ts";
 import { ROUTES } from "../lib/wire/names.ts";
-export { AUTH_BODY_MAX };
 
 /** The handlers of `/api/auth`. */
 export interface AuthRoute {

@@ -9,11 +9,7 @@ import { cleanCommitMessage } from "../lib/repository/commit_message.ts";
 import type { Handler } from "../lib/http/env.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
-import {
-  CONTENT_MAX,
-  ENVELOPE_MAX,
-  saveRequest,
-} from "../lib/http/page_request.ts";
+import { saveRequest } from "../lib/http/page_request.ts";
 import { tooLarge } from "../lib/http/http_error.ts";
 import { limitRate } from "../lib/access/rate_limit.ts";
 import { checkDeclaredSize, receiveBody } from "../lib/http/read_body.ts";
@@ -21,6 +17,7 @@ import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { ROUTES } from "../lib/wire/names.ts";
 import { requireSession } from "../lib/access/session.ts";
+import { CONTENT_MAX, ENVELOPE_MAX } from "../lib/limits.ts";
 
 /**
  * The page rules, loaded when a page is first published: their HTML

@@ -25,7 +25,6 @@ import { ROUTES } from "../lib/wire/names.ts";
 import { requireSession } from "../lib/access/session.ts";
 import { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX } from "../lib/limits.ts";
 import { IMAGES_FOLDER } from "../lib/wire/names.ts";
-export { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX };
 
 /**
  * The image header reader, loaded when an image is first uploaded: its

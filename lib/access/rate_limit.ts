@@ -16,7 +16,6 @@ import {
   REFUSED_AGAIN_DELAY_MS,
   REFUSED_AGAIN_HELD_MAX,
 } from "../limits.ts";
-export { BUDGETS };
 
 /** The routes that have a budget. */
 export type RateRoute = "auth" | "content" | "save" | "upload";

@@ -23,6 +23,7 @@
 
 import type { KvEntry, KvKey, KvStore } from "../http/env.ts";
 import { getEntries, retryBusy } from "./kv_binding.ts";
+import { RATE_MEMO_MAX } from "../limits.ts";
 
 /** A budget: `limit` requests per `windowMs`. */
 export interface Budget {
@@ -51,7 +52,6 @@ export class WindowContentionError extends Error {
 }
 
 const MAX_ATTEMPTS = 200;
-const MEMO_MAX = 10_000;
 const blockedUntil = new WeakMap<KvStore, Map<string, number>>();
 /** At most this many other keys are checked when a slot is taken unread. */
 const SEEN_ALSO_MAX = 4;
@@ -67,7 +67,7 @@ function note(
   entries: readonly KvEntry<unknown>[],
 ): void {
   const seen = seenOf(kv);
-  if (seen.size + keys.length > MEMO_MAX) seen.clear();
+  if (seen.size + keys.length > RATE_MEMO_MAX) seen.clear();
   keys.forEach((key, index) => {
     const entry = entries[index];
     if (entry) seen.set(JSON.stringify(key), entry);
@@ -111,9 +111,9 @@ function remember(
   until: number,
   now: number,
 ) {
-  if (memo.size >= MEMO_MAX) {
+  if (memo.size >= RATE_MEMO_MAX) {
     for (const [key, time] of memo) if (time <= now) memo.delete(key);
-    if (memo.size >= MEMO_MAX) memo.clear();
+    if (memo.size >= RATE_MEMO_MAX) memo.clear();
   }
   memo.set(id, until);
 }

@@ -15,9 +15,8 @@ import { isCrossSite } from "./cross_site.ts";
 import { getEntries, kvOf, retryBusy } from "./kv_binding.ts";
 import { randomToken } from "./random_token.ts";
 import { unauthorized } from "../http/http_error.ts";
-import { SESSION_SECONDS } from "../limits.ts";
+import { COOKIE_HEADER_MAX, SESSION_SECONDS } from "../limits.ts";
 import { EDIT_COOKIE, SESSION_COOKIE } from "../wire/names.ts";
-export { SESSION_SECONDS };
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const ATTRIBUTES = "Secure; SameSite=Strict; Path=/";
@@ -174,14 +173,6 @@ export function clearedCookies(): string[] {
     `${EDIT_COOKIE}=; ${ATTRIBUTES}; Max-Age=0`,
   ];
 }
-
-/**
- * The part of a `cookie` header read for session tokens: 64 KiB, more than
- * the request headers servers and proxies accept (nginx 8 KiB a line by
- * default, Node 16 KiB in all), so that a browser that reaches the routes
- * never has its real token beyond it.
- */
-export const COOKIE_HEADER_MAX = 65_536;
 
 /**
  * The session tokens of a request's `cookie` header, when well formed and

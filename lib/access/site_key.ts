@@ -12,12 +12,11 @@ import {
 } from "./precompiled_wasm.ts";
 
 export type { PrecompiledArgon2 } from "./precompiled_wasm.ts";
-import { KEY_MAX } from "../limits.ts";
+import { KEY_CHECKS_RUNNING_MAX, KEY_CHECKS_WAITING_MAX } from "../limits.ts";
 import { decodeBase64 } from "../bytes.ts";
 import { useNativeDigest } from "../digest.ts";
 import type { Argon2Job, Argon2Runner } from "../http/env.ts";
 export type { Argon2Job, Argon2Runner };
-export { KEY_MAX };
 
 /**
  * hash-wasm, loaded when a key is first hashed or checked: no other request
@@ -155,8 +154,6 @@ export async function hashKey(
 let running = 0;
 let verifications = 0;
 const waiting: (() => void)[] = [];
-const MAX_RUNNING = 2;
-const MAX_WAITING = 8;
 
 /**
  * Thrown by `verifyKey` when two key checks run and eight more wait: a
@@ -165,7 +162,9 @@ const MAX_WAITING = 8;
 export class KeyCheckBusyError extends Error {
   /** Creates the error. */
   constructor() {
-    super("key checks busy: 2 running and 8 waiting");
+    super(
+      `key checks busy: ${KEY_CHECKS_RUNNING_MAX} running and ${KEY_CHECKS_WAITING_MAX} waiting`,
+    );
     this.name = "KeyCheckBusyError";
   }
 }
@@ -237,10 +236,13 @@ export async function verifyKey(
 ): Promise<boolean> {
   const parsed = parseKeyHash(phc);
   const target = parsed ?? decoy();
-  if (running >= MAX_RUNNING && waiting.length >= MAX_WAITING) {
+  if (
+    running >= KEY_CHECKS_RUNNING_MAX &&
+    waiting.length >= KEY_CHECKS_WAITING_MAX
+  ) {
     throw new KeyCheckBusyError();
   }
-  while (running >= MAX_RUNNING) {
+  while (running >= KEY_CHECKS_RUNNING_MAX) {
     await new Promise<void>((resolve) => waiting.push(resolve));
   }
   running++;

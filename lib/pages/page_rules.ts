@@ -74,7 +74,6 @@ import {
   PAGE_VALUES_MAX,
 } from "../limits.ts";
 import { codePoints } from "../text.ts";
-export { PAGE_DEPTH_MAX, PAGE_KEY_MAX, PAGE_VALUES_MAX };
 
 export { PageRuleError } from "./page_rule_error.ts";
 export type { PageRuleReason } from "./page_rule_error.ts";
