@@ -66,6 +66,8 @@ export const KEY_CHECKS_RUNNING_MAX = 2;
  * once (429) rather than queued without end.
  */
 export const KEY_CHECKS_WAITING_MAX = 8;
+/** The `retry-after` of a login refused because key checks are busy, in seconds. */
+export const KEY_CHECKS_RETRY_SECONDS = 10;
 /** Largest key piped to `editor hash-key`, in bytes. */
 export const PIPED_KEY_MAX = 65_536;
 

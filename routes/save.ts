@@ -11,12 +11,11 @@ import { jsonResponse } from "../lib/http/json_response.ts";
 import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
 import { saveRequest } from "../lib/http/page_request.ts";
 import { tooLarge } from "../lib/http/http_error.ts";
-import { limitRate } from "../lib/access/rate_limit.ts";
+import { admit } from "../lib/access/admission.ts";
 import { checkDeclaredSize, receiveBody } from "../lib/http/read_body.ts";
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { ROUTES } from "../lib/wire/names.ts";
-import { requireSession } from "../lib/access/session.ts";
 import { CONTENT_MAX, ENVELOPE_MAX } from "../lib/limits.ts";
 
 /**
@@ -63,10 +62,10 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
   const onRequestPost = handler(
     ROUTES.save,
     async ({ request, env, client }) => {
-      const takeSlot = await limitRate(env, "save", client, request);
+      const admission = await admit(env, ROUTES.save, client, request);
       checkDeclaredSize(request, ENVELOPE_MAX);
-      await requireSession(env, request);
-      await takeSlot();
+      admission.requireSession();
+      await admission.spend();
       const bytes = await receiveBody(request, ENVELOPE_MAX);
       const { path, content, version, message } = await saveRequest(
         request,

@@ -12,7 +12,7 @@ import type { Handler } from "../lib/http/env.ts";
 import { storedImageName, uploadSlug } from "../lib/images/image_name.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { openUploadForm } from "../lib/http/multipart.ts";
-import { limitRate } from "../lib/access/rate_limit.ts";
+import { admit } from "../lib/access/admission.ts";
 import {
   ConflictError,
   gitBlobSha,
@@ -22,7 +22,6 @@ import {
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { ROUTES } from "../lib/wire/names.ts";
-import { requireSession } from "../lib/access/session.ts";
 import { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX } from "../lib/limits.ts";
 import { IMAGES_FOLDER } from "../lib/wire/names.ts";
 
@@ -69,13 +68,13 @@ export function createUploadRoute(): UploadRoute {
   const onRequestPost = handler(
     ROUTES.upload,
     async ({ request, env, client }) => {
-      const takeSlot = await limitRate(env, "upload", client, request);
+      const admission = await admit(env, ROUTES.upload, client, request);
       const form = openUploadForm(request, {
         fileMax: UPLOAD_FILE_MAX,
         bodyMax: UPLOAD_BODY_MAX,
       });
-      await requireSession(env, request);
-      await takeSlot();
+      admission.requireSession();
+      await admission.spend();
       const { file, name } = await form.read();
       const slug = uploadSlug(name);
       // 20 MB are hashed twice (name, version): in native code.

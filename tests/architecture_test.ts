@@ -4,9 +4,10 @@
  * - the domain folders (`lib/pages/`, `lib/images/`, `lib/repository/`) never
  *   import `lib/http/` (nor anything above it);
  * - no import runs upward: from bottom to top the layers are the shared
- *   helpers (`lib/*.ts`), the domain folders, `lib/http/`, `lib/access/`,
- *   `routes/`, `router.ts`, then the entry points (`mod.ts`, `cli.ts`,
- *   `cli/`);
+ *   helpers (`lib/*.ts`), the domain folders, the host contract
+ *   (`lib/http/env.ts`: the bindings' types and the clock), `lib/access/`,
+ *   the rest of `lib/http/`, `routes/`, `router.ts`, then the entry points
+ *   (`mod.ts`, `cli.ts`, `cli/`);
  * - the module graph of `mod.ts` reaches no `Deno.*` API, so the server runs
  *   on any host;
  * - access code (`lib/access/`) throws its own errors, never the HTTP error
@@ -26,12 +27,13 @@ const DOMAIN = ["lib/pages/", "lib/images/", "lib/repository/", "lib/wire/"];
 function layer(path: string): number | undefined {
   if (/^lib\/[^/]+\.ts$/.test(path)) return 0;
   if (DOMAIN.some((folder) => path.startsWith(folder))) return 1;
-  if (path.startsWith("lib/http/")) return 2;
+  if (path === "lib/http/env.ts") return 2;
   if (path.startsWith("lib/access/")) return 3;
-  if (path.startsWith("routes/")) return 4;
-  if (path === "router.ts") return 5;
+  if (path.startsWith("lib/http/")) return 4;
+  if (path.startsWith("routes/")) return 5;
+  if (path === "router.ts") return 6;
   if (path === "mod.ts" || path === "cli.ts" || path.startsWith("cli/")) {
-    return 6;
+    return 7;
   }
   return undefined;
 }
@@ -229,4 +231,23 @@ Deno.test("one JSON Pointer module: the browser code and the server import it, a
   assert.ok(!/\bDeno\s*\./.test(withoutComments(files.get(POINTER)!)));
   assert.ok(TOKEN_ESCAPE.test('key.replaceAll("~", "~0")'));
   assert.ok(TOKEN_ESCAPE.test('part.replaceAll("~1", "/")'));
+});
+
+Deno.test("access code throws its own errors: it imports nothing of lib/http/ but the host contract", async () => {
+  const files = await sources();
+  const access = [...files].filter(([path]) => path.startsWith("lib/access/"));
+  assert.ok(access.length > 5);
+  const broken = access.flatMap(([path, source]) =>
+    importsOf(path, source).filter((target) =>
+      target.startsWith("lib/http/") && target !== "lib/http/env.ts"
+    ).map((target) => `${path} imports ${target}`)
+  );
+  assert.deepEqual(broken, []);
+  assert.deepEqual(
+    importsOf(
+      "lib/access/x.ts",
+      'import { HttpError } from "../http/http_error.ts";',
+    ),
+    ["lib/http/http_error.ts"],
+  );
 });

@@ -39,23 +39,23 @@ import {
  * import assert from "node:assert/strict";
  *
  * const error = new FormError("too_large", "File part over 10 bytes");
- * assert.equal(error.problem, "too_large");
+ * assert.equal(error.code, "too_large");
  * ```
  */
 export class FormError extends Error {
   /** What is wrong with the form. */
-  readonly problem: "too_large" | "malformed";
+  readonly code: "too_large" | "malformed";
 
   /**
    * Creates the error.
    *
-   * @param problem what is wrong with the form
+   * @param code what is wrong with the form
    * @param message the detail, for logs
    */
-  constructor(problem: "too_large" | "malformed", message: string) {
+  constructor(code: "too_large" | "malformed", message: string) {
     super(message);
     this.name = "FormError";
-    this.problem = problem;
+    this.code = code;
   }
 }
 
