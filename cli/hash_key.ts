@@ -13,7 +13,7 @@ import {
   keyParamsProblem,
 } from "../lib/access/site_key.ts";
 import { type KeyInput, KeyInputError, readKey } from "./read_key.ts";
-import { codePoints } from "../lib/text.ts";
+import { codePoints } from "../lib/encoding/text.ts";
 import { KEY_MAX } from "../lib/limits.ts";
 
 /** The options of `editor hash-key`. */

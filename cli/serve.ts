@@ -16,7 +16,7 @@ import { serveOverlayAsset } from "../overlay/assets.ts";
 import { createDemoSite } from "./demo_site.ts";
 import { createProxy, proxyTarget } from "./proxy.ts";
 import { notFoundResponse, serveStaticFile } from "./static_site.ts";
-import { oneLine } from "../lib/text.ts";
+import { oneLine } from "../lib/encoding/text.ts";
 import { PAGES_FOLDER as PAGES } from "../lib/wire/names.ts";
 
 /** The options of `editor serve`. */

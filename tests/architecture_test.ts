@@ -4,10 +4,10 @@
  * - the domain folders (`lib/pages/`, `lib/images/`, `lib/repository/`) never
  *   import `lib/http/` (nor anything above it);
  * - no import runs upward: from bottom to top the layers are the shared
- *   helpers (`lib/*.ts`), the domain folders, the host contract
- *   (`lib/http/env.ts`: the bindings' types and the clock), `lib/access/`,
- *   the rest of `lib/http/`, `routes/`, `router.ts`, then the entry points
- *   (`mod.ts`, `cli.ts`, `cli/`);
+ *   helpers (`lib/*.ts`, `lib/encoding/`), the domain folders, the host
+ *   contract (`lib/http/env.ts`: the bindings' types and the clock),
+ *   `lib/access/`, the rest of `lib/http/`, `routes/`, `router.ts`, then the
+ *   entry points (`mod.ts`, `cli.ts`, `cli/`);
  * - the module graph of `mod.ts` reaches no `Deno.*` API, so the server runs
  *   on any host;
  * - access code (`lib/access/`) throws its own errors, never the HTTP error
@@ -25,7 +25,7 @@ const DOMAIN = ["lib/pages/", "lib/images/", "lib/repository/", "lib/wire/"];
 
 /** The layer of a file, bottom 0; `undefined` outside the layered tree. */
 function layer(path: string): number | undefined {
-  if (/^lib\/[^/]+\.ts$/.test(path)) return 0;
+  if (/^lib\/(?:encoding\/)?[^/]+\.ts$/.test(path)) return 0;
   if (DOMAIN.some((folder) => path.startsWith(folder))) return 1;
   if (path === "lib/http/env.ts") return 2;
   if (path.startsWith("lib/access/")) return 3;

@@ -18,7 +18,7 @@ import {
   KEY_CHECKS_WAITING_MAX,
 } from "../limits.ts";
 import { AccessError } from "./access_error.ts";
-import { decodeBase64 } from "../bytes.ts";
+import { decodeBase64 } from "../encoding/bytes.ts";
 import { useNativeDigest } from "../digest.ts";
 import type { Argon2Job, Argon2Runner } from "../http/env.ts";
 export type { Argon2Job, Argon2Runner };

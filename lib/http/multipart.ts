@@ -22,7 +22,7 @@ import {
   startsWith,
 } from "./byte_search.ts";
 import { parseParameters, TOKEN } from "./header_parameters.ts";
-import { concatBytes } from "../bytes.ts";
+import { concatBytes } from "../encoding/bytes.ts";
 import {
   FORM_HEADER_BLOCK_MAX,
   FORM_NAME_MAX,

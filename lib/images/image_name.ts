@@ -11,7 +11,7 @@
 
 import { isImageName } from "../pages/media_rule.ts";
 import { IMAGE_SLUG_MAX, UPLOAD_NAME_MAX } from "../limits.ts";
-import { codePoints } from "../text.ts";
+import { codePoints } from "../encoding/text.ts";
 
 const HASH_DIGITS = 12;
 const EXTENSIONS = { jpeg: "jpg", png: "png", webp: "webp" } as const;

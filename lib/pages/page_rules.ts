@@ -73,7 +73,7 @@ import {
   PAGE_KEY_MAX,
   PAGE_VALUES_MAX,
 } from "../limits.ts";
-import { codePoints } from "../text.ts";
+import { codePoints } from "../encoding/text.ts";
 
 export { PageRuleError } from "./page_rule_error.ts";
 export type { PageRuleReason } from "./page_rule_error.ts";
