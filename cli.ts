@@ -19,6 +19,9 @@ import { hashKeyCommand, KeyInputError } from "./cli/hash_key.ts";
 import { ServeError, startServe } from "./cli/serve.ts";
 import { checkCommand } from "./cli/check.ts";
 import { VERSION } from "./lib/version.ts";
+import { IMAGES_FOLDER, PAGES_FOLDER, ROUTES } from "./lib/wire/names.ts";
+import type { ServeOptions } from "./cli/serve.ts";
+import type { HashKeyOptions } from "./cli/hash_key.ts";
 
 export { openLocalCheckout } from "./lib/repository/local/mod.ts";
 export type {
@@ -87,29 +90,56 @@ function createProgram(io: CliIo): Command {
     .configureOutput({ writeOut: io.out, writeErr: io.err })
     .exitOverride()
     .showHelpAfterError("(run editor --help for usage)");
+  addServe(program, io);
+  addCheck(program, io);
+  addHashKey(program, io);
+  return program;
+}
 
-  program.command("serve")
-    .description(
-      "Serve /api/auth, /api/content, /api/save and /api/upload locally against a checked-out site repository",
-    )
-    .option(
-      "--repo <dir>",
-      "the site's checkout, holding src/content/pages",
-      ".",
-    )
+/** The route paths in words: `/api/auth, /api/content, … and /api/upload`. */
+function routePaths(): string {
+  const paths = Object.values(ROUTES).map((route) => route.path);
+  return `${paths.slice(0, -1).join(", ")} and ${paths.at(-1)}`;
+}
+
+/** `--locales en,fr`: the list, trimmed, without empty names. */
+function parseLocales(value: string): string[] {
+  return value.split(",").map((locale) => locale.trim()).filter(Boolean);
+}
+
+/** The options of a command that reads a site's checkout: `--repo`. */
+function addRepoOption(command: Command): Command {
+  return command.option(
+    "--repo <dir>",
+    `the site's checkout, holding ${PAGES_FOLDER}`,
+    ".",
+  );
+}
+
+/** `--locales`, parsed by {@linkcode parseLocales}. */
+function addLocalesOption(command: Command): Command {
+  return command.option(
+    "--locales <list>",
+    `comma-separated locales (default: the folder names under ${PAGES_FOLDER})`,
+    parseLocales,
+  );
+}
+
+/** `editor serve`: the routes, the overlay and the site on one origin. */
+function addServe(program: Command, io: CliIo): void {
+  const command = addRepoOption(
+    program.command("serve").description(
+      `Serve ${routePaths()} locally against a checked-out site repository`,
+    ),
+  )
     .option(
       "--port <port>",
       "port to listen on (0 picks a free one)",
       integer("--port", 0, 65_535),
       8787,
     )
-    .option("--hostname <address>", "address to listen on", "127.0.0.1")
-    .option(
-      "--locales <list>",
-      "comma-separated locales (default: the folder names under src/content/pages)",
-      (value: string) =>
-        value.split(",").map((locale) => locale.trim()).filter(Boolean),
-    )
+    .option("--hostname <address>", "address to listen on", "127.0.0.1");
+  addLocalesOption(command)
     .option(
       "--kv <file>",
       "SQLite file of the embedded KV (default: a file in your cache folder)",
@@ -143,55 +173,42 @@ Examples:
   deno task editor serve --repo . --site dist
   EDITOR_KEY_HASH='$argon2id$…' deno task editor serve --repo ../my-site`,
     )
-    .action(async (options: {
-      repo: string;
-      port: number;
-      hostname: string;
-      locales?: string[];
-      kv?: string;
-      commit: boolean;
-      demo?: boolean;
-      site?: string;
-      proxy?: string;
-    }) => {
-      const running = await startServe(options, {
-        out: io.out,
-        err: io.err,
-        getEnv: io.getEnv ?? (() => undefined),
-      });
-      let stopping = false;
-      const stopListening = io.onStopSignal?.(() => {
-        if (stopping) return;
-        stopping = true;
-        io.err("Stopping\n");
-        void running.shutdown();
-      });
-      await running.finished;
-      stopListening?.();
-    });
+    .action((options: ServeOptions) => serve(options, io));
+}
 
-  program.command("check")
-    .description(
+/** Runs `editor serve` until a stop signal. */
+async function serve(options: ServeOptions, io: CliIo): Promise<void> {
+  const running = await startServe(options, {
+    out: io.out,
+    err: io.err,
+    getEnv: io.getEnv ?? (() => undefined),
+  });
+  let stopping = false;
+  const stopListening = io.onStopSignal?.(() => {
+    if (stopping) return;
+    stopping = true;
+    io.err("Stopping\n");
+    void running.shutdown();
+  });
+  await running.finished;
+  stopListening?.();
+}
+
+/** `editor check`: the publish rules on every page file, for a site's CI. */
+function addCheck(program: Command, io: CliIo): void {
+  const command = addRepoOption(
+    program.command("check").description(
       "Run the publish rules on every page file of a checkout (for a site's CI)",
-    )
-    .option(
-      "--repo <dir>",
-      "the site's checkout, holding src/content/pages",
-      ".",
-    )
-    .option(
-      "--locales <list>",
-      "comma-separated locales (default: the folder names under src/content/pages)",
-      (value: string) =>
-        value.split(",").map((locale) => locale.trim()).filter(Boolean),
-    )
+    ),
+  );
+  addLocalesOption(command)
     .addHelpText(
       "after",
       `
-Each .json file under src/content/pages must have a page path of one of the
-locales (src/content/pages/{locale}/{page}.json), pass the page rules that
-/api/save applies (markup, links, ids, keys, media, size), and every media
-src must name a file under public/images/. Each failing file prints one line,
+Each .json file under ${PAGES_FOLDER} must have a page path of one of the
+locales (${PAGES_FOLDER}/{locale}/{page}.json), pass the page rules that
+${ROUTES.save.path} applies (markup, links, ids, keys, media, size), and every media
+src must name a file under ${IMAGES_FOLDER}/. Each failing file prints one line,
 file: pointer: reason (detail), on standard output.
 
 Exit code: 0 when every page passes (one summary line), 1 otherwise.
@@ -209,8 +226,11 @@ In GitHub Actions, before the build:
       const code = await checkCommand(options, { out: io.out, err: io.err });
       if (code !== 0) throw new CheckFailed();
     });
+}
 
-  const hashKeyProgram = program.command("hash-key")
+/** `editor hash-key`: the argon2id hash of the site key. */
+function addHashKey(program: Command, io: CliIo): void {
+  const command = program.command("hash-key")
     .description(
       "Read the site key from standard input (a hidden prompt, asked twice, on a terminal) and print its argon2id hash for EDITOR_KEY_HASH",
     );
@@ -221,9 +241,9 @@ In GitHub Actions, before the build:
       ["--parallelism", "<n>", "lanes (default 1)", 1, 16],
     ] as const
   ) {
-    hashKeyProgram.option(`${flag} ${value}`, help, integer(flag, min, max));
+    command.option(`${flag} ${value}`, help, integer(flag, min, max));
   }
-  hashKeyProgram
+  command
     .option(
       "--target-ms <ms>",
       "calibrate the iterations (and memory, unless given) to take about this long here",
@@ -245,13 +265,7 @@ Examples:
   printf '%s' "$KEY" | deno task editor hash-key  # from a pipe
   deno task editor hash-key --target-ms 500       # slower, calibrated here`,
     )
-    .action(async (options: {
-      memory?: number;
-      iterations?: number;
-      parallelism?: number;
-      targetMs?: number;
-      allowWeak?: boolean;
-    }) => {
+    .action(async (options: HashKeyOptions) => {
       await hashKeyCommand(options, {
         readable: io.stdin,
         isTerminal: io.isTerminal,
@@ -261,7 +275,6 @@ Examples:
         err: io.err,
       });
     });
-  return program;
 }
 
 /**

@@ -13,6 +13,7 @@ import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
 import { type ContentRoute, createContentRoute } from "./routes/content.ts";
 import { createSaveRoute, type SaveRoute } from "./routes/save.ts";
 import { createUploadRoute, type UploadRoute } from "./routes/upload.ts";
+import { ROUTES } from "./lib/wire/names.ts";
 
 export type { RouterOptions };
 
@@ -28,16 +29,19 @@ export interface RouteHandlers {
   onRequestDelete?: Handler;
 }
 
-/** The routes, keyed by path. */
+/**
+ * The routes, keyed by path: `/api/auth`, `/api/content`, `/api/save` and
+ * `/api/upload`.
+ */
 export interface Routes {
-  /** Sessions: POST opens, DELETE ends. */
-  readonly "/api/auth": AuthRoute;
-  /** Reading a page file and its version: GET. */
-  readonly "/api/content": ContentRoute;
-  /** Publishing a page file: POST. */
-  readonly "/api/save": SaveRoute;
-  /** Storing an image: POST. */
-  readonly "/api/upload": UploadRoute;
+  /** `/api/auth`, sessions: POST opens, DELETE ends. */
+  readonly [ROUTES.auth.path]: AuthRoute;
+  /** `/api/content`, reading a page file and its version: GET. */
+  readonly [ROUTES.content.path]: ContentRoute;
+  /** `/api/save`, publishing a page file: POST. */
+  readonly [ROUTES.save.path]: SaveRoute;
+  /** `/api/upload`, storing an image: POST. */
+  readonly [ROUTES.upload.path]: UploadRoute;
 }
 
 /** A site's router. */
@@ -77,10 +81,10 @@ export interface Router {
 export function createRouter(options: RouterOptions): Router {
   const locales = checkLocales(options);
   const routes: Routes = Object.freeze({
-    "/api/auth": createAuthRoute(),
-    "/api/content": createContentRoute({ locales }),
-    "/api/save": createSaveRoute({ locales }),
-    "/api/upload": createUploadRoute(),
+    [ROUTES.auth.path]: createAuthRoute(),
+    [ROUTES.content.path]: createContentRoute({ locales }),
+    [ROUTES.save.path]: createSaveRoute({ locales }),
+    [ROUTES.upload.path]: createUploadRoute(),
   });
   const find = (pathname: string): RouteHandlers | undefined =>
     Object.hasOwn(routes, pathname)

@@ -10,7 +10,7 @@
 import http from "node:http";
 import { join } from "node:path";
 import { crc32 } from "node:zlib";
-import { concatBytes } from "../lib/bytes.ts";
+import { concatBytes } from "../lib/encoding/bytes.ts";
 import { startServeProcess } from "../tests/support/cli.ts";
 import { commitInitial, gitIn } from "../tests/support/git.ts";
 

@@ -10,10 +10,15 @@
 
 import { join, relative, sep } from "node:path";
 import { checkLocales } from "../lib/pages/locales.ts";
-import { CONTENT_MAX } from "../lib/http/page_request.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import { PageRuleError, pageRules } from "../lib/pages/page_rules.ts";
 import { localeFolders, ServeError } from "./serve.ts";
+import { escapeToken, getPointer } from "../lib/wire/pointer.ts";
+import {
+  IMAGES_FOLDER as IMAGES,
+  PAGES_FOLDER as PAGES,
+} from "../lib/wire/names.ts";
+import { CONTENT_MAX } from "../lib/limits.ts";
 
 /** The options of `editor check`. */
 export interface CheckOptions {
@@ -48,11 +53,6 @@ export interface CheckReport {
   /** The failures, at most one per file, by file path. */
   failures: PageFailure[];
 }
-
-/** Where the pages are, in every checkout. */
-const PAGES = "src/content/pages";
-/** Where media `src` names point to. */
-const IMAGES = "public/images";
 
 /**
  * Runs the publish rules on every page file of a checkout.
@@ -134,7 +134,7 @@ async function checkFile(
     return fail(
       "",
       "path",
-      `not a page path: src/content/pages/{${
+      `not a page path: ${PAGES}/{${
         locales.join("|")
       }}/{page}.json, lower-case words joined by hyphens`,
     );
@@ -175,14 +175,7 @@ async function checkFile(
  */
 function pathHint(text: string, error: PageRuleError): string {
   if (error.reason !== "media" || !/\/src$/i.test(error.at)) return "";
-  let value: unknown = JSON.parse(text);
-  for (const token of error.at.split("/").slice(1)) {
-    if (typeof value !== "object" || value === null) return "";
-    const key = token.replaceAll("~1", "/").replaceAll("~0", "~");
-    value = Object.hasOwn(value, key)
-      ? (value as Record<string, unknown>)[key]
-      : undefined;
-  }
+  const value = getPointer(JSON.parse(text), error.at);
   if (typeof value !== "string" || !value.includes("/")) return "";
   const name = value.slice(value.lastIndexOf("/") + 1);
   return `: ${JSON.stringify(value)} is a path; write the bare name ${
@@ -196,9 +189,7 @@ function mediaSources(page: unknown): [string, string][] {
   const walk = (value: unknown, pointer: string) => {
     if (typeof value !== "object" || value === null) return;
     for (const [key, child] of Object.entries(value)) {
-      const at = `${pointer}/${
-        key.replaceAll("~", "~0").replaceAll("/", "~1")
-      }`;
+      const at = `${pointer}/${escapeToken(key)}`;
       if (key.toLowerCase() === "src" && typeof child === "string") {
         found.push([at, child]);
       } else walk(child, at);

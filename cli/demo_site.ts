@@ -6,9 +6,10 @@
  */
 
 import { join } from "node:path";
+import { IMAGES_FOLDER, PAGES_FOLDER } from "../lib/wire/names.ts";
 
 const PAGES: Record<string, unknown> = {
-  "src/content/pages/en/home.json": {
+  [`${PAGES_FOLDER}/en/home.json`]: {
     title: "Welcome",
     sections: [
       {
@@ -28,7 +29,7 @@ const PAGES: Record<string, unknown> = {
       },
     ],
   },
-  "src/content/pages/en/about.json": {
+  [`${PAGES_FOLDER}/en/about.json`]: {
     title: "About",
     sections: [{
       id: "team",
@@ -36,7 +37,7 @@ const PAGES: Record<string, unknown> = {
       body: "We build <b>small</b> sites.",
     }],
   },
-  "src/content/pages/fr/accueil.json": {
+  [`${PAGES_FOLDER}/fr/accueil.json`]: {
     title: "Bienvenue",
     sections: [
       {
@@ -61,8 +62,8 @@ export async function createDemoSite(): Promise<string> {
     await Deno.mkdir(join(file, ".."), { recursive: true });
     await Deno.writeTextFile(file, JSON.stringify(page, null, 2) + "\n");
   }
-  await Deno.mkdir(join(root, "public/images"), { recursive: true });
-  await Deno.writeTextFile(join(root, "public/images/.gitkeep"), "");
+  await Deno.mkdir(join(root, IMAGES_FOLDER), { recursive: true });
+  await Deno.writeTextFile(join(root, IMAGES_FOLDER, ".gitkeep"), "");
   await Deno.writeTextFile(
     join(root, "README.md"),
     "# Demo site for @inpage/editor\n",

@@ -8,13 +8,13 @@
 import {
   DEFAULT_KEY_PARAMS,
   hashKey,
-  KEY_MAX,
   KEY_PARAM_LIMITS,
   type KeyHashParams,
   keyParamsProblem,
 } from "../lib/access/site_key.ts";
 import { type KeyInput, KeyInputError, readKey } from "./read_key.ts";
-import { codePoints } from "../lib/text.ts";
+import { codePoints } from "../lib/encoding/text.ts";
+import { KEY_MAX } from "../lib/limits.ts";
 
 /** The options of `editor hash-key`. */
 export interface HashKeyOptions {

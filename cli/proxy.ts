@@ -24,7 +24,7 @@
  */
 
 import { BODY_IDLE_MS } from "../lib/limits.ts";
-import { SESSION_COOKIE } from "../lib/access/session.ts";
+import { SESSION_COOKIE } from "../lib/wire/names.ts";
 import { BodyIdleError, readWithin } from "../lib/http/read_capped.ts";
 
 /** Headers that belong to one connection, never passed on. */

@@ -5,6 +5,7 @@
  */
 
 import { BodyTooLargeError, readCapped } from "../lib/http/read_capped.ts";
+import { PIPED_KEY_MAX } from "../lib/limits.ts";
 
 /** Where a key is read from and prompts are written to. */
 export interface KeyInput {
@@ -30,8 +31,6 @@ export class KeyInputError extends Error {
     this.name = "KeyInputError";
   }
 }
-
-const PIPED_MAX = 65_536;
 
 /**
  * Reads the key: piped input whole (one final newline removed), or a
@@ -64,7 +63,7 @@ async function readPiped(
 ): Promise<string> {
   let bytes: Uint8Array;
   try {
-    bytes = await readCapped(readable, PIPED_MAX);
+    bytes = await readCapped(readable, PIPED_KEY_MAX);
   } catch (error) {
     if (error instanceof BodyTooLargeError) {
       throw new KeyInputError("The key is longer than 256 characters");
@@ -98,7 +97,7 @@ async function readHiddenLine(
         continue;
       }
       bytes.push(byte);
-      if (bytes.length > PIPED_MAX) {
+      if (bytes.length > PIPED_KEY_MAX) {
         throw new KeyInputError("The key is longer than 256 characters");
       }
     }

@@ -16,7 +16,8 @@ import { serveOverlayAsset } from "../overlay/assets.ts";
 import { createDemoSite } from "./demo_site.ts";
 import { createProxy, proxyTarget } from "./proxy.ts";
 import { notFoundResponse, serveStaticFile } from "./static_site.ts";
-import { oneLine } from "../lib/text.ts";
+import { oneLine } from "../lib/encoding/text.ts";
+import { PAGES_FOLDER as PAGES } from "../lib/wire/names.ts";
 
 /** The options of `editor serve`. */
 export interface ServeOptions {
@@ -80,8 +81,6 @@ export class ServeError extends Error {
     this.name = "ServeError";
   }
 }
-
-const PAGES = "src/content/pages";
 
 /**
  * Starts the server; resolves once it listens.

@@ -41,6 +41,8 @@ export type {
   UploadAnswer,
 } from "../lib/wire/mod.ts";
 export { IMAGE_KINDS, INVALID_REASONS } from "../lib/wire/mod.ts";
+export { getPointer, setPointer } from "../lib/wire/pointer.ts";
+import { ROUTES } from "../lib/wire/names.ts";
 
 /**
  * The code of a failure: the route's error code, `rate_limited` for a 429,
@@ -246,13 +248,16 @@ export function createClient(options: ClientOptions = {}): Client {
     });
   return {
     async login(key) {
-      await call(json("POST", "/api/auth", { key }), okAnswer);
+      await call(json("POST", ROUTES.auth.path, { key }), okAnswer);
     },
     async logout() {
-      await call(new Request(url("/api/auth"), { method: "DELETE" }), okAnswer);
+      await call(
+        new Request(url(ROUTES.auth.path), { method: "DELETE" }),
+        okAnswer,
+      );
     },
     read(path) {
-      const target = `/api/content?${new URLSearchParams({ path })}`;
+      const target = `${ROUTES.content.path}?${new URLSearchParams({ path })}`;
       return call(new Request(url(target)), contentAnswer);
     },
     publish({ path, content, version, message }) {
@@ -262,7 +267,7 @@ export function createClient(options: ClientOptions = {}): Client {
       const body = message === undefined
         ? { path, content: text, version }
         : { path, content: text, version, message };
-      return call(json("POST", "/api/save", body), saveAnswer);
+      return call(json("POST", ROUTES.save.path, body), saveAnswer);
     },
     upload(file, name) {
       const form = new FormData();
@@ -273,7 +278,7 @@ export function createClient(options: ClientOptions = {}): Client {
       form.append("file", file, fileName);
       if (name !== undefined) form.append("name", name);
       return call(
-        new Request(url("/api/upload"), { method: "POST", body: form }),
+        new Request(url(ROUTES.upload.path), { method: "POST", body: form }),
         uploadAnswer,
       );
     },
@@ -416,97 +421,4 @@ export function publish(request: PublishRequest): Promise<SaveAnswer> {
  */
 export function upload(file: Blob, name?: string): Promise<UploadAnswer> {
   return client().upload(file, name);
-}
-
-function parsePointer(pointer: string): string[] {
-  if (pointer === "") return [];
-  if (!pointer.startsWith("/")) {
-    throw new SyntaxError(`Not a JSON Pointer: ${pointer}`);
-  }
-  return pointer.slice(1).split("/").map((token) =>
-    token.replaceAll("~1", "/").replaceAll("~0", "~")
-  );
-}
-
-function child(value: unknown, token: string): unknown {
-  if (Array.isArray(value)) {
-    return /^(?:0|[1-9]\d*)$/.test(token) ? value[Number(token)] : undefined;
-  }
-  if (
-    typeof value === "object" && value !== null && Object.hasOwn(value, token)
-  ) {
-    return (value as Record<string, unknown>)[token];
-  }
-  return undefined;
-}
-
-/**
- * The value at a JSON Pointer (RFC 6901) in a page object.
- *
- * @param page the page object
- * @param pointer the pointer, such as `/sections/0/heading`
- * @returns the value, or `undefined` when nothing is there
- * @example
- * ```ts
- * import { getPointer } from "./mod.ts";
- *
- * const page = { sections: [{ heading: "Hello" }] };
- * console.assert(getPointer(page, "/sections/0/heading") === "Hello");
- * ```
- */
-export function getPointer(page: unknown, pointer: string): unknown {
-  let value = page;
-  for (const token of parsePointer(pointer)) {
-    value = child(value, token);
-    if (value === undefined) return undefined;
-  }
-  return value;
-}
-
-/**
- * A copy of a page object with one value replaced (or added) at a JSON
- * Pointer; the objects on the way are copied, the rest is shared.
- *
- * @param page the page object
- * @param pointer where to write, such as `/image/src`
- * @param value the new value
- * @returns the new page object
- * @throws {RangeError} when the pointer's parent does not exist
- * @example
- * ```ts
- * import { getPointer, setPointer } from "./mod.ts";
- *
- * const page = { title: "Old", sections: [{ heading: "Hi" }] };
- * const next = setPointer(page, "/sections/0/heading", "Hello");
- * console.assert(getPointer(next, "/sections/0/heading") === "Hello");
- * console.assert(page.sections[0]?.heading === "Hi");
- * ```
- */
-export function setPointer<T>(page: T, pointer: string, value: unknown): T {
-  const tokens = parsePointer(pointer);
-  const write = (node: unknown, index: number): unknown => {
-    if (index === tokens.length) return value;
-    const token = tokens[index] as string;
-    if (Array.isArray(node)) {
-      const position = token === "-" ? node.length : Number(token);
-      if (!/^(?:0|[1-9]\d*|-)$/.test(token) || position > node.length) {
-        throw new RangeError(`No array element at ${pointer}`);
-      }
-      const copy = node.slice();
-      copy[position] = write(node[position], index + 1);
-      return copy;
-    }
-    if (typeof node === "object" && node !== null) {
-      const record = node as Record<string, unknown>;
-      return {
-        ...record,
-        [token]: write(
-          Object.hasOwn(record, token) ? record[token] : undefined,
-          index + 1,
-        ),
-      };
-    }
-    throw new RangeError(`No object at ${pointer}`);
-  };
-  return write(page, 0) as T;
 }

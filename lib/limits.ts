@@ -1,7 +1,9 @@
 /**
  * Every cap and budget of the editor, in one place: body and field sizes,
- * the page rules' bounds, image bounds, the site key's length, the session
- * lifetime and the rate budgets of the routes.
+ * the form parser's bounds, the page rules' bounds, image bounds, the site
+ * key's length and its checks at once, the cookie header read, the session
+ * lifetime, the rate budgets of the routes and the memory the rate memos
+ * keep. The modules that apply a cap import it from here, under this name.
  *
  * @module
  */
@@ -24,6 +26,14 @@ export const UPLOAD_BODY_MAX: number = UPLOAD_FILE_MAX + 65_536;
 export const UPLOAD_NAME_MAX = 200;
 /** Longest stored image name, in characters. */
 export const IMAGE_NAME_MAX = 100;
+/** Longest part of a stored image name made from the upload name. */
+export const IMAGE_SLUG_MAX = 60;
+/** Default cap of a form's `name` part, in bytes. */
+export const FORM_NAME_MAX = 4096;
+/** Cap of one form part's header block, in bytes. */
+export const FORM_HEADER_BLOCK_MAX: number = 16 * 1024;
+/** Cap of the spaces and tabs allowed after a form boundary. */
+export const FORM_PADDING_MAX = 256;
 /** Smallest accepted image side, in pixels. */
 export const IMAGE_SIDE_MIN = 1;
 /** Largest accepted image side, in pixels. */
@@ -36,6 +46,8 @@ export const PAGE_VALUES_MAX = 20_000;
 export const PAGE_KEY_MAX = 64;
 /** Longest page path, in characters. */
 export const PAGE_PATH_MAX = 120;
+/** Most segments of the page name in a page path (`{lang}/` not counted). */
+export const PAGE_PATH_SEGMENTS_MAX = 4;
 /** Longest commit message kept, in characters. */
 export const COMMIT_MESSAGE_MAX = 120;
 /**
@@ -46,6 +58,24 @@ export const COMMIT_MESSAGE_MAX = 120;
 export const BODY_IDLE_MS = 10_000;
 /** How long a session lasts, in seconds (8 hours). */
 export const SESSION_SECONDS = 28_800;
+/**
+ * The part of a `cookie` header read for session tokens: 64 KiB, more than
+ * the request headers servers and proxies accept (nginx 8 KiB a line by
+ * default, Node 16 KiB in all), so that a browser that reaches the routes
+ * never has its real token beyond it.
+ */
+export const COOKIE_HEADER_MAX = 65_536;
+/** Most key checks (Argon2id) that run at once in a process. */
+export const KEY_CHECKS_RUNNING_MAX = 2;
+/**
+ * Most key checks that wait for a turn; a login beyond them is refused at
+ * once (429) rather than queued without end.
+ */
+export const KEY_CHECKS_WAITING_MAX = 8;
+/** The `retry-after` of a login refused because key checks are busy, in seconds. */
+export const KEY_CHECKS_RETRY_SECONDS = 10;
+/** Largest key piped to `editor hash-key`, in bytes. */
+export const PIPED_KEY_MAX = 65_536;
 
 const MINUTE = 60_000;
 
@@ -66,6 +96,11 @@ export const REFUSED_AGAIN_HELD_MAX = 1_000;
  * oldest goes first.
  */
 export const CLIENT_TAGS_KEPT = 4_096;
+/**
+ * How many entries each memo of the rate windows keeps in a process (the
+ * windows known to be full, the entries last seen) before it is emptied.
+ */
+export const RATE_MEMO_MAX = 10_000;
 
 /** The rate budgets: requests per client and route, in a sliding window. */
 export const BUDGETS: Readonly<

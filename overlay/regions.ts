@@ -10,6 +10,7 @@
  */
 
 import { getPointer, type PageObject } from "../client/mod.ts";
+import { unescapeToken } from "../lib/wire/pointer.ts";
 import { createRichText, type RichText } from "./rich_text.ts";
 
 /** A page file being edited: its container, base version and changes. */
@@ -259,10 +260,7 @@ export function fieldName(pointer: string): string {
   const words = pointer.split("/").slice(1).map((part) =>
     /^\d+$/.test(part)
       ? String(Number(part) + 1)
-      : part.replaceAll("~1", "/").replaceAll("~0", "~").replaceAll(
-        /[_-]/g,
-        " ",
-      )
+      : unescapeToken(part).replaceAll(/[_-]/g, " ")
   );
   return words.join(" ") || "page";
 }

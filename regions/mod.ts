@@ -41,6 +41,13 @@
  * @module
  */
 
+import {
+  formatPointer,
+  parsePointer,
+  pointerProblem,
+} from "../lib/wire/pointer.ts";
+import { INPAGE_ATTRIBUTES } from "../lib/wire/names.ts";
+
 /** A JSON Pointer as written (`"/sections/0/heading"`) or as its tokens. */
 export type Pointer = string | readonly (string | number)[];
 
@@ -104,9 +111,6 @@ export interface ImageAttributes {
   readonly "data-inpage-image": string;
 }
 
-/** After a `~`, RFC 6901 allows only `0` (for `~`) and `1` (for `/`). */
-const BAD_ESCAPE = /~(?![01])/;
-
 /**
  * Builds a JSON Pointer (RFC 6901) from its reference tokens: each token is
  * escaped (`~` to `~0`, then `/` to `~1`) and prefixed with `/`. No token
@@ -128,18 +132,7 @@ const BAD_ESCAPE = /~(?![01])/;
  * @throws {TypeError} when a number token is not a non-negative integer
  */
 export function pointer(tokens: readonly (string | number)[]): string {
-  let out = "";
-  for (const token of tokens) {
-    if (typeof token === "number") {
-      if (!Number.isSafeInteger(token) || token < 0) {
-        throw new TypeError(`Not an array index: ${token}`);
-      }
-      out += "/" + token;
-    } else {
-      out += "/" + token.replaceAll("~", "~0").replaceAll("/", "~1");
-    }
-  }
-  return out;
+  return formatPointer(tokens);
 }
 
 /**
@@ -160,29 +153,12 @@ export function pointer(tokens: readonly (string | number)[]): string {
  * @throws {TypeError} when it is not a valid pointer
  */
 export function tokens(written: string): string[] {
-  check(written);
-  if (written === "") return [];
-  return written.slice(1).split("/").map((token) =>
-    token.replaceAll("~1", "/").replaceAll("~0", "~")
-  );
+  return parsePointer(check(written));
 }
 
 function check(written: string): string {
-  if (typeof written !== "string") {
-    throw new TypeError("A JSON Pointer is a string or an array of tokens");
-  }
-  if (written !== "" && !written.startsWith("/")) {
-    throw new TypeError(
-      `A JSON Pointer is "" or starts with "/": ${JSON.stringify(written)}`,
-    );
-  }
-  if (BAD_ESCAPE.test(written)) {
-    throw new TypeError(
-      `A "~" in a JSON Pointer is written "~0" or "~1": ${
-        JSON.stringify(written)
-      }`,
-    );
-  }
+  const problem = pointerProblem(written);
+  if (problem !== undefined) throw new TypeError(problem);
   return written;
 }
 
@@ -216,7 +192,7 @@ export function page(path: string): PageAttributes {
       `A page path is a relative .json path: ${JSON.stringify(path)}`,
     );
   }
-  return { "data-inpage-page": path };
+  return { [INPAGE_ATTRIBUTES.page]: path };
 }
 
 /**
@@ -235,7 +211,7 @@ export function page(path: string): PageAttributes {
  * @throws {TypeError} when a written pointer is not valid
  */
 export function text(at: Pointer): TextAttributes {
-  return { "data-inpage-text": written(at) };
+  return { [INPAGE_ATTRIBUTES.text]: written(at) };
 }
 
 /**
@@ -258,7 +234,7 @@ export function text(at: Pointer): TextAttributes {
  * @throws {TypeError} when a written pointer is not valid
  */
 export function html(at: Pointer): HtmlAttributes {
-  return { "data-inpage-html": written(at) };
+  return { [INPAGE_ATTRIBUTES.html]: written(at) };
 }
 
 /**
@@ -282,7 +258,7 @@ export function html(at: Pointer): HtmlAttributes {
  * @throws {TypeError} when a written pointer is not valid
  */
 export function image(at: Pointer): ImageAttributes {
-  return { "data-inpage-image": written(at) };
+  return { [INPAGE_ATTRIBUTES.image]: written(at) };
 }
 
 /**

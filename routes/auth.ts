@@ -8,7 +8,7 @@ import type { Handler } from "../lib/http/env.ts";
 import { HttpError } from "../lib/http/http_error.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { kvOf } from "../lib/access/kv_binding.ts";
-import { limitRate } from "../lib/access/rate_limit.ts";
+import { admit } from "../lib/access/admission.ts";
 import { BodyIdleError, readCapped } from "../lib/http/read_capped.ts";
 import { bodyIdleMs, checkDeclaredSize } from "../lib/http/read_body.ts";
 import { dispatch, type Exchange, handler } from "../lib/http/route.ts";
@@ -18,12 +18,12 @@ import {
   openSession,
 } from "../lib/access/session.ts";
 import { isCrossSite } from "../lib/access/cross_site.ts";
-import { KeyCheckBusyError, verifyKey } from "../lib/access/site_key.ts";
+import { verifyKey } from "../lib/access/site_key.ts";
 import { isJsonRequest, parseJsonBytes } from "../lib/http/json_body.ts";
 import { logNotice } from "../lib/http/log.ts";
 import { AUTH_BODY_MAX } from "../lib/limits.ts";
 import { loadWire } from "../lib/wire/load.ts";
-export { AUTH_BODY_MAX };
+import { ROUTES } from "../lib/wire/names.ts";
 
 /** The handlers of `/api/auth`. */
 export interface AuthRoute {
@@ -46,10 +46,10 @@ function wrongKey(detail: string): HttpError {
 
 async function login(exchange: Exchange): Promise<Response> {
   const { request, env } = exchange;
-  const takeSlot = await limitRate(env, "auth", exchange.client);
+  const admission = await admit(env, ROUTES.auth, exchange.client);
   checkDeclaredSize(request, AUTH_BODY_MAX, wrongKey);
   if (isCrossSite(request)) throw wrongKey("cross-site login refused");
-  await takeSlot();
+  await admission.spend();
   let bytes: Uint8Array;
   try {
     bytes = await readCapped(request.body, AUTH_BODY_MAX, {
@@ -61,27 +61,13 @@ async function login(exchange: Exchange): Promise<Response> {
   }
   const key = await keyOf(request, bytes);
   if (key === undefined) throw wrongKey("no readable key in the body");
-  let matches: boolean;
-  try {
-    matches = await verifyKey(key, env.EDITOR_KEY_HASH, {
-      run: env.EDITOR_ARGON2,
-      wasm: env.EDITOR_ARGON2_WASM && env.EDITOR_BLAKE2B_WASM
-        ? { argon2: env.EDITOR_ARGON2_WASM, blake2b: env.EDITOR_BLAKE2B_WASM }
-        : undefined,
-      warn: (message) => logNotice(env, message),
-    });
-  } catch (error) {
-    if (!(error instanceof KeyCheckBusyError)) throw error;
-    throw new HttpError(
-      429,
-      { error: "Trop de tentatives. Réessayez dans 1 min." },
-      {
-        detail: error.message,
-        headers: { "retry-after": "10" },
-        code: "key_checks_busy",
-      },
-    );
-  }
+  const matches = await verifyKey(key, env.EDITOR_KEY_HASH, {
+    run: env.EDITOR_ARGON2,
+    wasm: env.EDITOR_ARGON2_WASM && env.EDITOR_BLAKE2B_WASM
+      ? { argon2: env.EDITOR_ARGON2_WASM, blake2b: env.EDITOR_BLAKE2B_WASM }
+      : undefined,
+    warn: (message) => logNotice(env, message),
+  });
   if (!matches) {
     throw wrongKey(
       env.EDITOR_KEY_HASH
@@ -140,10 +126,10 @@ async function logout(exchange: Exchange): Promise<Response> {
  * ```
  */
 export function createAuthRoute(): AuthRoute {
-  const onRequestPost = handler("/api/auth", login);
-  const onRequestDelete = handler("/api/auth", logout);
+  const onRequestPost = handler(ROUTES.auth, login);
+  const onRequestDelete = handler(ROUTES.auth, logout);
   return {
-    onRequest: dispatch("/api/auth", {
+    onRequest: dispatch(ROUTES.auth, {
       POST: onRequestPost,
       DELETE: onRequestDelete,
     }),

@@ -9,10 +9,10 @@ import type { RepositoryFile } from "../lib/repository/repository.ts";
 import { notFound } from "../lib/http/http_error.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { pathParameter } from "../lib/http/page_request.ts";
-import { limitRate } from "../lib/access/rate_limit.ts";
+import { admit } from "../lib/access/admission.ts";
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
-import { requireSession } from "../lib/access/session.ts";
+import { ROUTES } from "../lib/wire/names.ts";
 import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
 
 /** The handlers of `/api/content`. */
@@ -46,14 +46,14 @@ export interface ContentRoute {
 export function createContentRoute(options: RouterOptions): ContentRoute {
   const locales = checkLocales(options);
   const onRequestGet = handler(
-    "/api/content",
+    ROUTES.content,
     async ({ request, env, client }) => {
-      const takeSlot = await limitRate(env, "content", client, request);
-      await requireSession(env, request);
+      const admission = await admit(env, ROUTES.content, client, request);
+      admission.requireSession();
       // The file is read while the slot is committed (reading changes
       // nothing); the slot's refusal still answers first.
       const reading = readPage(env, request, locales);
-      await Promise.all([takeSlot(), reading.catch(() => {})]);
+      await Promise.all([admission.spend(), reading.catch(() => {})]);
       const file = await reading;
       return jsonResponse(200, {
         // The whole file, a byte order mark included.
@@ -65,7 +65,7 @@ export function createContentRoute(options: RouterOptions): ContentRoute {
     },
   );
   return {
-    onRequest: dispatch("/api/content", { GET: onRequestGet }),
+    onRequest: dispatch(ROUTES.content, { GET: onRequestGet }),
     onRequestGet,
   };
 }

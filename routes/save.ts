@@ -9,13 +9,9 @@ import { cleanCommitMessage } from "../lib/repository/commit_message.ts";
 import type { Handler } from "../lib/http/env.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
-import {
-  CONTENT_MAX,
-  ENVELOPE_MAX,
-  saveRequest,
-} from "../lib/http/page_request.ts";
+import { saveRequest } from "../lib/http/page_request.ts";
 import { tooLarge } from "../lib/http/http_error.ts";
-import { limitRate } from "../lib/access/rate_limit.ts";
+import { admit } from "../lib/access/admission.ts";
 import {
   bodyIdleMs,
   checkDeclaredSize,
@@ -23,7 +19,8 @@ import {
 } from "../lib/http/read_body.ts";
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
-import { requireSession } from "../lib/access/session.ts";
+import { ROUTES } from "../lib/wire/names.ts";
+import { CONTENT_MAX, ENVELOPE_MAX } from "../lib/limits.ts";
 
 /**
  * The page rules, loaded when a page is first published: their HTML
@@ -67,12 +64,12 @@ export interface SaveRoute {
 export function createSaveRoute(options: RouterOptions): SaveRoute {
   const locales = checkLocales(options);
   const onRequestPost = handler(
-    "/api/save",
+    ROUTES.save,
     async ({ request, env, client }) => {
-      const takeSlot = await limitRate(env, "save", client, request);
+      const admission = await admit(env, ROUTES.save, client, request);
       checkDeclaredSize(request, ENVELOPE_MAX);
-      await requireSession(env, request);
-      await takeSlot();
+      admission.requireSession();
+      await admission.spend();
       const bytes = await receiveBody(
         request,
         ENVELOPE_MAX,
@@ -101,7 +98,7 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
     },
   );
   return {
-    onRequest: dispatch("/api/save", { POST: onRequestPost }),
+    onRequest: dispatch(ROUTES.save, { POST: onRequestPost }),
     onRequestPost,
   };
 }

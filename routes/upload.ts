@@ -13,7 +13,7 @@ import { storedImageName, uploadSlug } from "../lib/images/image_name.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { openUploadForm } from "../lib/http/multipart.ts";
 import { bodyIdleMs } from "../lib/http/read_body.ts";
-import { limitRate } from "../lib/access/rate_limit.ts";
+import { admit } from "../lib/access/admission.ts";
 import {
   ConflictError,
   gitBlobSha,
@@ -22,9 +22,9 @@ import {
 } from "../lib/repository/repository.ts";
 import { requireRepository } from "../lib/repository/from_env.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
-import { requireSession } from "../lib/access/session.ts";
+import { ROUTES } from "../lib/wire/names.ts";
 import { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX } from "../lib/limits.ts";
-export { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX };
+import { IMAGES_FOLDER } from "../lib/wire/names.ts";
 
 /**
  * The image header reader, loaded when an image is first uploaded: its
@@ -47,9 +47,6 @@ export interface UploadRoute {
   onRequestPost: Handler;
 }
 
-/** Where images are stored in the repository. */
-export const IMAGE_FOLDER = "public/images";
-
 /**
  * Creates the `/api/upload` handlers.
  *
@@ -70,16 +67,16 @@ export const IMAGE_FOLDER = "public/images";
  */
 export function createUploadRoute(): UploadRoute {
   const onRequestPost = handler(
-    "/api/upload",
+    ROUTES.upload,
     async ({ request, env, client }) => {
-      const takeSlot = await limitRate(env, "upload", client, request);
+      const admission = await admit(env, ROUTES.upload, client, request);
       const form = openUploadForm(request, {
         fileMax: UPLOAD_FILE_MAX,
         bodyMax: UPLOAD_BODY_MAX,
         idleMs: bodyIdleMs(env),
       });
-      await requireSession(env, request);
-      await takeSlot();
+      admission.requireSession();
+      await admission.spend();
       const { file, name } = await form.read();
       const slug = uploadSlug(name);
       // 20 MB are hashed twice (name, version): in native code.
@@ -94,7 +91,7 @@ export function createUploadRoute(): UploadRoute {
     },
   );
   return {
-    onRequest: dispatch("/api/upload", { POST: onRequestPost }),
+    onRequest: dispatch(ROUTES.upload, { POST: onRequestPost }),
     onRequestPost,
   };
 }
@@ -108,7 +105,7 @@ async function store(
   src: string,
   bytes: Uint8Array,
 ): Promise<void> {
-  const path = `${IMAGE_FOLDER}/${src}`;
+  const path = `${IMAGES_FOLDER}/${src}`;
   try {
     await repository.write(path, bytes, "", `Add image ${src}`);
   } catch (error) {

@@ -4,11 +4,17 @@
  * - the domain folders (`lib/pages/`, `lib/images/`, `lib/repository/`) never
  *   import `lib/http/` (nor anything above it);
  * - no import runs upward: from bottom to top the layers are the shared
- *   helpers (`lib/*.ts`), the domain folders, `lib/http/`, `lib/access/`,
- *   `routes/`, `router.ts`, then the entry points (`mod.ts`, `cli.ts`,
- *   `cli/`);
+ *   helpers (`lib/*.ts`, `lib/encoding/`), the domain folders, the host
+ *   contract (`lib/http/env.ts`: the bindings' types and the clock),
+ *   `lib/access/`, the rest of `lib/http/`, `routes/`, `router.ts`, then the
+ *   entry points (`mod.ts`, `cli.ts`, `cli/`);
  * - the module graph of `mod.ts` reaches no `Deno.*` API, so the server runs
- *   on any host.
+ *   on any host;
+ * - access code (`lib/access/`) throws its own errors, never the HTTP error
+ *   class;
+ * - the browser code (`client/`, `overlay/`, `regions/`) and the server use
+ *   the same JSON Pointer module, `lib/wire/pointer.ts`: no other file
+ *   escapes or unescapes a reference token.
  */
 import assert from "node:assert/strict";
 import { dirname, join, normalize, relative } from "node:path";
@@ -19,14 +25,15 @@ const DOMAIN = ["lib/pages/", "lib/images/", "lib/repository/", "lib/wire/"];
 
 /** The layer of a file, bottom 0; `undefined` outside the layered tree. */
 function layer(path: string): number | undefined {
-  if (/^lib\/[^/]+\.ts$/.test(path)) return 0;
+  if (/^lib\/(?:encoding\/)?[^/]+\.ts$/.test(path)) return 0;
   if (DOMAIN.some((folder) => path.startsWith(folder))) return 1;
-  if (path.startsWith("lib/http/")) return 2;
+  if (path === "lib/http/env.ts") return 2;
   if (path.startsWith("lib/access/")) return 3;
-  if (path.startsWith("routes/")) return 4;
-  if (path === "router.ts") return 5;
+  if (path.startsWith("lib/http/")) return 4;
+  if (path.startsWith("routes/")) return 5;
+  if (path === "router.ts") return 6;
   if (path === "mod.ts" || path === "cli.ts" || path.startsWith("cli/")) {
-    return 6;
+    return 7;
   }
   return undefined;
 }
@@ -169,4 +176,78 @@ Deno.test("the rule itself: an upward import and a Deno call are found", () => {
   assert.ok(layer("lib/http/route.ts")! > layer("lib/pages/x.ts")!);
   assert.equal(relative(ROOT, join(ROOT, "mod.ts")), "mod.ts");
   assert.match(withoutComments("Deno.env.get('X')"), /Deno\./);
+});
+
+/** Every TypeScript source of the given folders, `overlay/dist` left out. */
+async function sourcesUnder(
+  folders: readonly string[],
+): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (folder: string) => {
+    for await (const entry of Deno.readDir(join(ROOT, folder))) {
+      const path = `${folder}/${entry.name}`;
+      if (entry.isDirectory) {
+        if (path !== "overlay/dist") await walk(path);
+      } else if (path.endsWith(".ts")) {
+        files.set(path, await Deno.readTextFile(join(ROOT, path)));
+      }
+    }
+  };
+  for (const folder of folders) await walk(folder);
+  for (const path of ["mod.ts", "cli.ts", "router.ts"]) {
+    files.set(path, await Deno.readTextFile(join(ROOT, path)));
+  }
+  return files;
+}
+
+const POINTER = "lib/wire/pointer.ts";
+
+/** A `~0`/`~1` written in a string, or a `~` replaced: pointer escaping. */
+const TOKEN_ESCAPE = /["'`]~[01]|~[01]["'`]|replaceAll\(\s*["'`/]~/;
+
+Deno.test("one JSON Pointer module: the browser code and the server import it, and no other file escapes tokens", async () => {
+  const files = await sourcesUnder([
+    "lib",
+    "routes",
+    "cli",
+    "client",
+    "overlay",
+    "regions",
+  ]);
+  assert.ok(files.has(POINTER));
+  const escaping = [...files].filter(([path, source]) =>
+    path !== POINTER && TOKEN_ESCAPE.test(withoutComments(source))
+  ).map(([path]) => path);
+  assert.deepEqual(escaping, []);
+  const users = [...files].filter(([path, source]) =>
+    importsOf(path, source).includes(POINTER)
+  ).map(([path]) => path);
+  for (const side of ["client/", "overlay/", "regions/", "lib/"]) {
+    assert.ok(
+      users.some((path) => path.startsWith(side)),
+      `nothing in ${side} imports ${POINTER}`,
+    );
+  }
+  assert.ok(!/\bDeno\s*\./.test(withoutComments(files.get(POINTER)!)));
+  assert.ok(TOKEN_ESCAPE.test('key.replaceAll("~", "~0")'));
+  assert.ok(TOKEN_ESCAPE.test('part.replaceAll("~1", "/")'));
+});
+
+Deno.test("access code throws its own errors: it imports nothing of lib/http/ but the host contract", async () => {
+  const files = await sources();
+  const access = [...files].filter(([path]) => path.startsWith("lib/access/"));
+  assert.ok(access.length > 5);
+  const broken = access.flatMap(([path, source]) =>
+    importsOf(path, source).filter((target) =>
+      target.startsWith("lib/http/") && target !== "lib/http/env.ts"
+    ).map((target) => `${path} imports ${target}`)
+  );
+  assert.deepEqual(broken, []);
+  assert.deepEqual(
+    importsOf(
+      "lib/access/x.ts",
+      'import { HttpError } from "../http/http_error.ts";',
+    ),
+    ["lib/http/http_error.ts"],
+  );
 });

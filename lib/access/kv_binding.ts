@@ -5,19 +5,22 @@
  */
 
 import type { Env, KvEntry, KvKey, KvStore } from "../http/env.ts";
-import { serviceUnavailable } from "../http/http_error.ts";
+import { AccessError } from "./access_error.ts";
 
 /**
  * The `RATE_LIMIT` binding, or a 503 when the host did not provide one.
  *
  * @param env the host's bindings
  * @returns the KV store
- * @throws {HttpError} 503 `unavailable` when `RATE_LIMIT` is missing
+ * @throws {AccessError} `kv_unavailable` when `RATE_LIMIT` is missing
  */
 export function kvOf(env: Env): KvStore {
   const kv = env.RATE_LIMIT;
   if (!kv || typeof kv.get !== "function" || typeof kv.atomic !== "function") {
-    throw serviceUnavailable("RATE_LIMIT is missing: pass a Deno KV in env");
+    throw new AccessError(
+      "kv_unavailable",
+      "RATE_LIMIT is missing: pass a Deno KV in env",
+    );
   }
   return kv;
 }
@@ -27,12 +30,13 @@ const BUSY = /database is locked|database table is locked|SQLITE_BUSY/i;
 /**
  * Runs a KV operation again while a local SQLite KV shared by several
  * processes or handles answers "database is locked". Any other failure of
- * the store (closed, unreachable, quota) fails closed: 503 `unavailable`,
- * never a 500, and never a request served without its rate check.
+ * the store (closed, unreachable, quota) fails closed (`kv_unavailable`,
+ * answered 503 `unavailable`), never a 500, and never a request served
+ * without its rate check.
  *
  * @param operation the KV call
  * @returns its result
- * @throws {HttpError} 503 `unavailable` when the store fails
+ * @throws {AccessError} `kv_unavailable` when the store fails
  */
 export async function retryBusy<T>(operation: () => Promise<T>): Promise<T> {
   for (let attempt = 0;; attempt++) {
@@ -41,7 +45,8 @@ export async function retryBusy<T>(operation: () => Promise<T>): Promise<T> {
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (attempt >= 50 || !BUSY.test(message)) {
-        throw serviceUnavailable(
+        throw new AccessError(
+          "kv_unavailable",
           `RATE_LIMIT failed: ${message.split("\n")[0]?.slice(0, 200)}`,
         );
       }

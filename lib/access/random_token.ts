@@ -4,7 +4,7 @@
  * @module
  */
 
-import { encodeBase64 } from "../bytes.ts";
+import { encodeBase64 } from "../encoding/bytes.ts";
 /**
  * A random token.
  *

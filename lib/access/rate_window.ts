@@ -15,14 +15,16 @@
  * editor can skip the read: its slot is committed with a versionstamp check
  * on each of those entries, which fails when anything changed since (another
  * process took a slot, a session ended). Then the entries are read again and
- * the request is answered as a first read would answer it. The budget stays
- * exact: a slot is only ever committed against the entries as they are.
+ * handed back to the caller, who checks them as after a first read before
+ * taking the slot. The budget stays exact: a slot is only ever committed
+ * against the entries as they are.
  *
  * @module
  */
 
 import type { KvEntry, KvKey, KvStore } from "../http/env.ts";
 import { getEntries, retryBusy } from "./kv_binding.ts";
+import { RATE_MEMO_MAX } from "../limits.ts";
 
 /** A budget: `limit` requests per `windowMs`. */
 export interface Budget {
@@ -51,7 +53,6 @@ export class WindowContentionError extends Error {
 }
 
 const MAX_ATTEMPTS = 200;
-const MEMO_MAX = 10_000;
 const blockedUntil = new WeakMap<KvStore, Map<string, number>>();
 /** At most this many other keys are checked when a slot is taken unread. */
 const SEEN_ALSO_MAX = 4;
@@ -67,7 +68,7 @@ function note(
   entries: readonly KvEntry<unknown>[],
 ): void {
   const seen = seenOf(kv);
-  if (seen.size + keys.length > MEMO_MAX) seen.clear();
+  if (seen.size + keys.length > RATE_MEMO_MAX) seen.clear();
   keys.forEach((key, index) => {
     const entry = entries[index];
     if (entry) seen.set(JSON.stringify(key), entry);
@@ -111,11 +112,25 @@ function remember(
   until: number,
   now: number,
 ) {
-  if (memo.size >= MEMO_MAX) {
+  if (memo.size >= RATE_MEMO_MAX) {
     for (const [key, time] of memo) if (time <= now) memo.delete(key);
-    if (memo.size >= MEMO_MAX) memo.clear();
+    if (memo.size >= RATE_MEMO_MAX) memo.clear();
   }
   memo.set(id, until);
+}
+
+/**
+ * A take against entries seen earlier that changed meanwhile: they are read
+ * again, the window still has room, and the caller checks the other entries
+ * afresh (the session still open) before it calls `retake`.
+ */
+export interface StaleTake {
+  /** Marks this outcome. */
+  readonly ok: "stale";
+  /** The entries at `alsoRead`, as they are now. */
+  readonly also: readonly KvEntry<unknown>[];
+  /** Takes the slot against the window as read again. */
+  readonly retake: () => Promise<WindowResult>;
 }
 
 /** A window read by `peekSlot`: refused already, or a slot may be taken. */
@@ -130,8 +145,11 @@ export type PeekResult =
     readonly ok: true;
     /** The entries at `alsoRead`, read in the same round trip. */
     readonly also: readonly KvEntry<unknown>[];
-    /** Takes the slot, reusing the entry already read for the first try. */
-    readonly take: () => Promise<WindowResult>;
+    /**
+     * Takes the slot, reusing the entry already read for the first try; a
+     * take against entries seen earlier may find them changed (`stale`).
+     */
+    readonly take: () => Promise<WindowResult | StaleTake>;
   };
 
 /**
@@ -145,11 +163,10 @@ export type PeekResult =
  * @param clock the current time in milliseconds
  * @param alsoRead more keys read with the window in one round trip (the
  *   sessions a request names), unless it is refused without reading
- * @param recheck given with 1 to 4 `alsoRead` keys, lets the window and
- *   those entries be taken from what this process last saw of them instead
- *   of read; when the take finds them changed, it reads them again, answers
- *   a refusal, and calls `recheck` with the fresh entries (which throws to
- *   refuse) before it takes the slot
+ * @param reuseSeen with 1 to 4 `alsoRead` keys, lets the window and those
+ *   entries be taken from what this process last saw of them instead of
+ *   read; when the take finds them changed, it reads them again and answers
+ *   a refusal, or hands them back (`stale`) for the caller to check
  * @returns the refusal, or a way to take the slot and the other entries
  */
 export async function peekSlot(
@@ -158,7 +175,7 @@ export async function peekSlot(
   budget: Budget,
   clock: () => number,
   alsoRead: readonly KvKey[] = [],
-  recheck?: (also: readonly KvEntry<unknown>[]) => void,
+  reuseSeen = false,
 ): Promise<PeekResult> {
   const memo = memoOf(kv);
   const id = JSON.stringify(key);
@@ -174,7 +191,7 @@ export async function peekSlot(
     }
     memo.delete(id);
   }
-  const unread = recheck !== undefined && alsoRead.length > 0 &&
+  const unread = reuseSeen && alsoRead.length > 0 &&
     alsoRead.length <= SEEN_ALSO_MAX;
   const seen = unread ? recall(kv, [key, ...alsoRead]) : undefined;
   if (
@@ -184,8 +201,7 @@ export async function peekSlot(
     return {
       ok: true,
       also,
-      take: () =>
-        takeSeen(kv, key, budget, clock, [entry, alsoRead, also], recheck!),
+      take: () => takeSeen(kv, key, budget, clock, [entry, alsoRead, also]),
     };
   }
   const [entry, ...also] = alsoRead.length === 0
@@ -211,7 +227,7 @@ export async function peekSlot(
  * @param clock the current time in milliseconds
  * @param first the entry already read, used for the first attempt
  * @param keep whether to keep what is written, for a later take unread (see
- *   `peekSlot`'s `recheck`)
+ *   `peekSlot`'s `reuseSeen`)
  * @returns `ok`, or the whole seconds until the oldest slot leaves the window
  * @throws {WindowContentionError} after 200 conflicting attempts
  */
@@ -259,7 +275,8 @@ export async function takeSlot(
 /**
  * Takes a slot against the entries this process last saw: one atomic commit
  * that checks the window and each other entry. When any of them changed,
- * they are read again and the request is answered as from a first read.
+ * they are read again: a full window is refused, else the fresh entries go
+ * back to the caller with the way to take the slot against them.
  */
 async function takeSeen(
   kv: KvStore,
@@ -271,8 +288,7 @@ async function takeSeen(
     readonly KvKey[],
     readonly KvEntry<unknown>[],
   ],
-  recheck: (also: readonly KvEntry<unknown>[]) => void,
-): Promise<WindowResult> {
+): Promise<WindowResult | StaleTake> {
   const now = clock();
   const recent = inWindow(entry.value, budget, now);
   recent.push(now);
@@ -304,8 +320,11 @@ async function takeSeen(
     JSON.stringify(key),
   );
   if (refused) return refused;
-  recheck(freshAlso);
-  return await takeSlot(kv, key, budget, clock, fresh, true);
+  return {
+    ok: "stale",
+    also: freshAlso,
+    retake: () => takeSlot(kv, key, budget, clock, fresh, true),
+  };
 }
 
 /** The refusal for a full window, remembered until its oldest slot frees. */

@@ -12,24 +12,20 @@ import { sha256Hex } from "../digest.ts";
 import type { Env, KvEntry, KvKey, KvStore } from "../http/env.ts";
 import { now } from "../http/env.ts";
 import { isCrossSite } from "./cross_site.ts";
-import { getEntries, kvOf, retryBusy } from "./kv_binding.ts";
+import { getEntries, retryBusy } from "./kv_binding.ts";
 import { randomToken } from "./random_token.ts";
-import { unauthorized } from "../http/http_error.ts";
-import { SESSION_SECONDS } from "../limits.ts";
-export { SESSION_SECONDS };
-
-/** The HttpOnly cookie that carries the session token. */
-export const SESSION_COOKIE = "editor_session";
-
-/** The script-readable cookie that tells the page an edit session is open. */
-export const EDIT_COOKIE = "editor_edit";
+import { COOKIE_HEADER_MAX, SESSION_SECONDS } from "../limits.ts";
+import { EDIT_COOKIE, SESSION_COOKIE } from "../wire/names.ts";
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const ATTRIBUTES = "Secure; SameSite=Strict; Path=/";
 
-interface StoredSession {
-  expiresAt: number;
-  key: string;
+/** A session as stored in KV under the hash of its token. */
+export interface Session {
+  /** When it ends, in milliseconds since the epoch. */
+  readonly expiresAt: number;
+  /** The fingerprint of the key hash it was opened under. */
+  readonly key: string;
 }
 
 /**
@@ -41,7 +37,7 @@ interface StoredSession {
  */
 export async function openSession(kv: KvStore, env: Env): Promise<string[]> {
   const token = randomToken(32);
-  const value: StoredSession = {
+  const value: Session = {
     expiresAt: now(env) + SESSION_SECONDS * 1000,
     key: keyFingerprint(env.EDITOR_KEY_HASH),
   };
@@ -71,7 +67,7 @@ export async function hasSession(
 ): Promise<boolean> {
   const keys = sessionKeys(request, env);
   if (keys.length === 0) return false;
-  return isOpenSession(await getEntries(kv, keys), env);
+  return sessionIn(await getEntries(kv, keys), env) !== undefined;
 }
 
 /**
@@ -88,60 +84,31 @@ export function sessionKeys(request: Request, env: Env): KvKey[] {
 }
 
 /**
- * Whether one of the entries read at {@linkcode sessionKeys} is a session
+ * The first of the entries read at {@linkcode sessionKeys} that is a session
  * open under the current key hash and not expired.
  *
  * @param entries the entries
  * @param env the host's variables
- * @returns true when one is
+ * @returns the session, or `undefined` when none is open
  */
-function isOpenSession(
+export function sessionIn(
   entries: readonly KvEntry<unknown>[],
   env: Env,
-): boolean {
-  if (entries.length === 0 || !env.EDITOR_KEY_HASH) return false;
+): Session | undefined {
+  if (entries.length === 0 || !env.EDITOR_KEY_HASH) return undefined;
   const fingerprint = keyFingerprint(env.EDITOR_KEY_HASH);
   const time = now(env);
-  return entries.some(({ value }) => {
-    const stored = value as Partial<StoredSession> | null;
-    return stored !== null && typeof stored === "object" &&
+  for (const { value } of entries) {
+    const stored = value as Partial<Session> | null;
+    if (
+      stored !== null && typeof stored === "object" &&
       typeof stored.expiresAt === "number" && stored.expiresAt > time &&
-      stored.key === fingerprint;
-  });
-}
-
-/** Session checks already read with the rate window, by request. */
-const readWithWindow = new WeakMap<Request, boolean>();
-
-/**
- * Records the session entries read in the same KV round trip as the rate
- * window (`limitRate`), for {@linkcode requireSession} to use.
- *
- * @param request the incoming request
- * @param env the host's variables
- * @param entries the entries at {@linkcode sessionKeys}
- */
-export function rememberSession(
-  request: Request,
-  env: Env,
-  entries: readonly KvEntry<unknown>[],
-): void {
-  readWithWindow.set(request, isOpenSession(entries, env));
-}
-
-/**
- * The session check again, on entries read afresh when those a request was
- * first checked with turned out to be out of date.
- *
- * @param entries the sessions the request names, as they are now
- * @param env the host's bindings (the key hash, the clock)
- * @throws {HttpError} 401 when none of them is an open session
- */
-export function checkSessionAgain(
-  entries: readonly KvEntry<unknown>[],
-  env: Env,
-): void {
-  if (!isOpenSession(entries, env)) throw unauthorized("no valid session");
+      stored.key === fingerprint
+    ) {
+      return stored as Session;
+    }
+  }
+  return undefined;
 }
 
 /**
@@ -181,14 +148,6 @@ export function clearedCookies(): string[] {
 }
 
 /**
- * The part of a `cookie` header read for session tokens: 64 KiB, more than
- * the request headers servers and proxies accept (nginx 8 KiB a line by
- * default, Node 16 KiB in all), so that a browser that reaches the routes
- * never has its real token beyond it.
- */
-export const COOKIE_HEADER_MAX = 65_536;
-
-/**
  * The session tokens of a request's `cookie` header, when well formed and
  * distinct, every one in its first 64 KiB (at most 1,130). A sibling
  * subdomain can plant `editor_session` cookies that the browser sends before
@@ -218,22 +177,4 @@ function sessionKey(token: string): KvKey {
 
 function keyFingerprint(hash: string | undefined): string {
   return sha256Hex(`inpage-editor key ${hash ?? ""}`);
-}
-
-/**
- * The identity check of the protected routes.
- *
- * @param env the host's bindings
- * @param request the incoming request
- * @throws {HttpError} 401 `unauthorized` without a valid session
- */
-export async function requireSession(
-  env: Env,
-  request: Request,
-): Promise<void> {
-  const known = readWithWindow.get(request);
-  readWithWindow.delete(request);
-  if (!(known ?? await hasSession(kvOf(env), request, env))) {
-    throw unauthorized("no valid session");
-  }
 }

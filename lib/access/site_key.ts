@@ -12,12 +12,16 @@ import {
 } from "./precompiled_wasm.ts";
 
 export type { PrecompiledArgon2 } from "./precompiled_wasm.ts";
-import { KEY_MAX } from "../limits.ts";
-import { decodeBase64 } from "../bytes.ts";
+import {
+  KEY_CHECKS_RETRY_SECONDS,
+  KEY_CHECKS_RUNNING_MAX,
+  KEY_CHECKS_WAITING_MAX,
+} from "../limits.ts";
+import { AccessError } from "./access_error.ts";
+import { decodeBase64 } from "../encoding/bytes.ts";
 import { useNativeDigest } from "../digest.ts";
 import type { Argon2Job, Argon2Runner } from "../http/env.ts";
 export type { Argon2Job, Argon2Runner };
-export { KEY_MAX };
 
 /**
  * hash-wasm, loaded when a key is first hashed or checked: no other request
@@ -155,20 +159,6 @@ export async function hashKey(
 let running = 0;
 let verifications = 0;
 const waiting: (() => void)[] = [];
-const MAX_RUNNING = 2;
-const MAX_WAITING = 8;
-
-/**
- * Thrown by `verifyKey` when two key checks run and eight more wait: a
- * flood of logins is refused at once rather than queued without end.
- */
-export class KeyCheckBusyError extends Error {
-  /** Creates the error. */
-  constructor() {
-    super("key checks busy: 2 running and 8 waiting");
-    this.name = "KeyCheckBusyError";
-  }
-}
 
 /** Where `verifyKey` computes its hash; every field is optional. */
 export interface KeyCheckOptions {
@@ -228,7 +218,8 @@ export async function argon2Hash(
  * @param phc the configured `EDITOR_KEY_HASH`
  * @param options where the hash runs
  * @returns whether the key matches
- * @throws {KeyCheckBusyError} when two checks run and eight wait
+ * @throws {AccessError} `key_checks_busy` when two checks run and eight
+ *   wait: a flood of logins is refused at once rather than queued without end
  */
 export async function verifyKey(
   key: string,
@@ -237,10 +228,17 @@ export async function verifyKey(
 ): Promise<boolean> {
   const parsed = parseKeyHash(phc);
   const target = parsed ?? decoy();
-  if (running >= MAX_RUNNING && waiting.length >= MAX_WAITING) {
-    throw new KeyCheckBusyError();
+  if (
+    running >= KEY_CHECKS_RUNNING_MAX &&
+    waiting.length >= KEY_CHECKS_WAITING_MAX
+  ) {
+    throw new AccessError(
+      "key_checks_busy",
+      `key checks busy: ${KEY_CHECKS_RUNNING_MAX} running and ${KEY_CHECKS_WAITING_MAX} waiting`,
+      { retryAfterSeconds: KEY_CHECKS_RETRY_SECONDS },
+    );
   }
-  while (running >= MAX_RUNNING) {
+  while (running >= KEY_CHECKS_RUNNING_MAX) {
     await new Promise<void>((resolve) => waiting.push(resolve));
   }
   running++;

@@ -1,12 +1,13 @@
 /**
- * The one place where failures become responses: the domain errors of
- * `pages/`, `images/`, `repository/` and the form parser become their HTTP
- * answer here and nowhere else.
+ * The one place where failures become responses: the refusals of `access/`
+ * and the domain errors of `pages/`, `images/`, `repository/` and the form
+ * parser become their HTTP answer here and nowhere else, the French 429
+ * messages included.
  *
  * @module
  */
 
-import { HttpError } from "./http_error.ts";
+import { HttpError, serviceUnavailable, unauthorized } from "./http_error.ts";
 import { jsonResponse } from "./json_response.ts";
 import { FormError } from "./multipart.ts";
 import { BodyIdleError } from "./read_capped.ts";
@@ -14,6 +15,7 @@ import { PageRuleError } from "../pages/page_rule_error.ts";
 import { ImageFormatError } from "../images/image_format_error.ts";
 import { ImageNameError } from "../images/image_name.ts";
 import { ConflictError, RepositoryError } from "../repository/repository.ts";
+import { AccessError } from "../access/access_error.ts";
 
 /** A failure turned into its response, with what the log line needs. */
 export interface MappedError {
@@ -26,7 +28,9 @@ export interface MappedError {
 }
 
 /**
- * The HTTP answer of a thrown value: an `HttpError` as it is; a page that
+ * The HTTP answer of a thrown value: an `HttpError` as it is; an access
+ * refusal 429 (a spent budget, busy key checks, with `retry-after`), 401
+ * `unauthorized` (no session) or 503 `unavailable` (no KV); a page that
  * breaks the page rules 422 `invalid_content` with `at` and `reason`; bytes
  * that are not an accepted image 415 `unsupported_format` with `kind`; an
  * upload name that cannot be stored 400; an upload form over its cap 413 or
@@ -52,6 +56,7 @@ export interface MappedError {
  */
 export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
+  if (error instanceof AccessError) return accessAnswer(error);
   if (error instanceof PageRuleError) {
     return new HttpError(
       422,
@@ -62,7 +67,7 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof ImageFormatError) {
     return new HttpError(
       415,
-      { error: "unsupported_format", kind: error.kind },
+      { error: "unsupported_format", kind: error.code },
       { detail: error.message },
     );
   }
@@ -72,7 +77,7 @@ export function toHttpError(error: unknown): HttpError {
     });
   }
   if (error instanceof FormError) {
-    return error.problem === "too_large"
+    return error.code === "too_large"
       ? new HttpError(413, { error: "too_large" }, { detail: error.message })
       : new HttpError(400, { error: "bad_request" }, { detail: error.message });
   }
@@ -96,6 +101,43 @@ export function toHttpError(error: unknown): HttpError {
     detail = "a thrown value that cannot be printed";
   }
   return new HttpError(500, { error: "internal" }, { detail });
+}
+
+/** The answer of an access refusal, by its code. */
+function accessAnswer(error: AccessError): HttpError {
+  const detail = error.message;
+  switch (error.code) {
+    case "rate_limited": {
+      const seconds = error.retryAfterSeconds ?? 60;
+      const minutes = Math.max(1, Math.ceil(seconds / 60));
+      const lead = error.budget === "auth"
+        ? "Trop de tentatives"
+        : "Trop de requêtes";
+      return new HttpError(
+        429,
+        { error: `${lead}. Réessayez dans ${minutes} min.` },
+        {
+          detail,
+          headers: { "retry-after": String(seconds) },
+          code: "rate_limited",
+        },
+      );
+    }
+    case "key_checks_busy":
+      return new HttpError(
+        429,
+        { error: "Trop de tentatives. Réessayez dans 1 min." },
+        {
+          detail,
+          headers: { "retry-after": String(error.retryAfterSeconds ?? 10) },
+          code: "key_checks_busy",
+        },
+      );
+    case "no_session":
+      return unauthorized(detail);
+    case "kv_unavailable":
+      return serviceUnavailable(detail);
+  }
 }
 
 /**

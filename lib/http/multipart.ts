@@ -22,7 +22,12 @@ import {
   startsWith,
 } from "./byte_search.ts";
 import { parseParameters, TOKEN } from "./header_parameters.ts";
-import { concatBytes } from "../bytes.ts";
+import { concatBytes } from "../encoding/bytes.ts";
+import {
+  FORM_HEADER_BLOCK_MAX,
+  FORM_NAME_MAX,
+  FORM_PADDING_MAX,
+} from "../limits.ts";
 
 /**
  * An upload form refused: `too_large` when the body or the file is over its
@@ -34,23 +39,23 @@ import { concatBytes } from "../bytes.ts";
  * import assert from "node:assert/strict";
  *
  * const error = new FormError("too_large", "File part over 10 bytes");
- * assert.equal(error.problem, "too_large");
+ * assert.equal(error.code, "too_large");
  * ```
  */
 export class FormError extends Error {
   /** What is wrong with the form. */
-  readonly problem: "too_large" | "malformed";
+  readonly code: "too_large" | "malformed";
 
   /**
    * Creates the error.
    *
-   * @param problem what is wrong with the form
+   * @param code what is wrong with the form
    * @param message the detail, for logs
    */
-  constructor(problem: "too_large" | "malformed", message: string) {
+  constructor(code: "too_large" | "malformed", message: string) {
     super(message);
     this.name = "FormError";
-    this.problem = problem;
+    this.code = code;
   }
 }
 
@@ -79,13 +84,6 @@ export interface UploadLimits {
    */
   idleMs?: number | undefined;
 }
-
-/** Default cap of the `name` part, in bytes. */
-const NAME_MAX = 4096;
-/** Cap of one part's header block, in bytes. */
-const HEADER_BLOCK_MAX = 16 * 1024;
-/** Cap of the spaces and tabs allowed after a boundary. */
-const PADDING_MAX = 256;
 
 const CR = 13;
 const LF = 10;
@@ -194,7 +192,7 @@ export function openUploadForm(
   request: Request,
   limits: UploadLimits,
 ): OpenedUploadForm {
-  const { fileMax, bodyMax, nameMax = NAME_MAX } = limits;
+  const { fileMax, bodyMax, nameMax = FORM_NAME_MAX } = limits;
   for (
     const [label, value] of [["fileMax", fileMax], ["bodyMax", bodyMax], [
       "nameMax",
@@ -481,11 +479,11 @@ class FormParser {
     }
     let end = at;
     while (
-      end - at <= PADDING_MAX && (bytes[end] === SP || bytes[end] === HT)
+      end - at <= FORM_PADDING_MAX && (bytes[end] === SP || bytes[end] === HT)
     ) {
       end++;
     }
-    if (end - at > PADDING_MAX) {
+    if (end - at > FORM_PADDING_MAX) {
       return this.#broken("Padding after a boundary is too long", bytes);
     }
     if (end + 1 >= bytes.length) return this.#keep(bytes, at);
@@ -500,8 +498,8 @@ class FormParser {
   /** A part's header block, from its leading CRLF to the empty line. */
   #headers(bytes: Uint8Array, at: number): number {
     const end = indexOfBytes(bytes, HEADER_END, at);
-    if (end < 0 || end - at > HEADER_BLOCK_MAX) {
-      if (bytes.length - at > HEADER_BLOCK_MAX) {
+    if (end < 0 || end - at > FORM_HEADER_BLOCK_MAX) {
+      if (bytes.length - at > FORM_HEADER_BLOCK_MAX) {
         return this.#broken("Part headers are too long", bytes);
       }
       return this.#keep(bytes, at);

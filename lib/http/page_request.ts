@@ -9,8 +9,7 @@ import { badRequest, tooLarge } from "./http_error.ts";
 import { isJsonRequest, parseJsonBytes } from "./json_body.ts";
 import { isPagePath } from "../pages/page_path.ts";
 import { loadWire } from "../wire/load.ts";
-import { CONTENT_MAX, ENVELOPE_MAX, VERSION_MAX } from "../limits.ts";
-export { CONTENT_MAX, ENVELOPE_MAX, VERSION_MAX };
+import { CONTENT_MAX } from "../limits.ts";
 
 /** A publish request, checked. */
 export interface SaveRequest {

@@ -20,7 +20,7 @@
  * @module
  */
 
-import { concatBytes } from "../bytes.ts";
+import { concatBytes } from "../encoding/bytes.ts";
 /** Thrown by `readCapped` the moment more bytes than the cap have arrived. */
 export class BodyTooLargeError extends Error {
   /** The cap that was exceeded, in bytes. */

@@ -15,13 +15,9 @@ import type { Env, Handler, RouteContext } from "./env.ts";
 import { errorResponse } from "./error_response.ts";
 import { HttpError } from "./http_error.ts";
 import { logRequest } from "./log.ts";
+import type { RouteEntry, RoutePath } from "../wire/names.ts";
 
-/** The four route paths. */
-export type RoutePath =
-  | "/api/auth"
-  | "/api/content"
-  | "/api/save"
-  | "/api/upload";
+export type { RouteEntry, RoutePath };
 
 /** A request as the route's work sees it: the context and the client tag. */
 export interface Exchange extends RouteContext {
@@ -36,11 +32,12 @@ export type Work = (exchange: Exchange) => Promise<Response>;
  * Wraps a route's work for one method: computes the client tag, maps what
  * it throws, and writes the log line.
  *
- * @param route the route path
+ * @param entry the route, from `ROUTES` (`lib/wire/names.ts`)
  * @param work the checks and the answer
  * @returns a plain Web handler
  */
-export function handler(route: RoutePath, work: Work): Handler {
+export function handler(entry: RouteEntry, work: Work): Handler {
+  const route = entry.path;
   return async (context) => {
     const started = performance.now();
     let client = "unknown";
@@ -64,15 +61,20 @@ export function handler(route: RoutePath, work: Work): Handler {
  * The `onRequest` of a route: dispatches on the method, answers 405 with
  * `allow` for any other.
  *
- * @param route the route path
- * @param methods the handlers by method
+ * @param entry the route, from `ROUTES` (`lib/wire/names.ts`)
+ * @param methods the handlers by method, one for each of the entry's
  * @returns the dispatching handler
+ * @throws {TypeError} when the handlers are not those of the entry's methods
  */
 export function dispatch(
-  route: RoutePath,
+  entry: RouteEntry,
   methods: Readonly<Record<string, Handler>>,
 ): Handler {
-  const allow = Object.keys(methods).join(", ");
+  const route: RoutePath = entry.path;
+  const allow = entry.methods.join(", ");
+  if (Object.keys(methods).join(", ") !== allow) {
+    throw new TypeError(`${route} serves ${allow}`);
+  }
   return async (context) => {
     // Methods are case-sensitive (RFC 9110): `post` is not POST.
     const method = context.request.method;

@@ -22,8 +22,9 @@ export type ImageKind =
   | "unknown";
 
 /**
- * Bytes that are not an accepted image: `kind` says what the bytes were
- * recognised as (`unknown` when nothing was), the message says why, for logs.
+ * Bytes that are not an accepted image: `code` says what the bytes were
+ * recognised as (`unknown` when nothing was; the 415 body calls it `kind`),
+ * the message says why, for logs.
  *
  * @example
  * ```ts
@@ -32,7 +33,7 @@ export type ImageKind =
  *
  * assert.throws(
  *   () => imageHeader(new TextEncoder().encode("GIF89a")),
- *   (error) => error instanceof ImageFormatError && error.kind === "gif",
+ *   (error) => error instanceof ImageFormatError && error.code === "gif",
  * );
  * ```
  */
@@ -40,10 +41,10 @@ export class ImageFormatError extends Error {
   /**
    * Creates the error.
    *
-   * @param kind what the bytes were recognised as
+   * @param code what the bytes were recognised as (the 415 body's `kind`)
    * @param message why they are refused
    */
-  constructor(readonly kind: ImageKind, message: string) {
+  constructor(readonly code: ImageKind, message: string) {
     super(message);
     this.name = "ImageFormatError";
   }

@@ -16,7 +16,6 @@
 
 import { crc32 as anyCrc32 } from "./crc32.ts";
 import { IMAGE_SIDE_MAX } from "../limits.ts";
-export { IMAGE_SIDE_MAX };
 
 import { ImageFormatError, type ImageKind } from "./image_format_error.ts";
 export { ImageFormatError };

@@ -10,11 +10,9 @@
  */
 
 import { isImageName } from "../pages/media_rule.ts";
-import { UPLOAD_NAME_MAX } from "../limits.ts";
-import { codePoints } from "../text.ts";
-export { UPLOAD_NAME_MAX };
+import { IMAGE_SLUG_MAX, UPLOAD_NAME_MAX } from "../limits.ts";
+import { codePoints } from "../encoding/text.ts";
 
-const SLUG_MAX = 60;
 const HASH_DIGITS = 12;
 const EXTENSIONS = { jpeg: "jpg", png: "png", webp: "webp" } as const;
 const IMAGE_EXTENSION = /\.(?:jpe?g|png|webp|gif|avif|heic|bmp|tiff?)$/i;
@@ -158,5 +156,5 @@ function slugify(given: string): string {
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "-")
     .replace(/^-+|-+$/g, "");
-  return slug.slice(0, SLUG_MAX).replace(/-+$/, "");
+  return slug.slice(0, IMAGE_SLUG_MAX).replace(/-+$/, "");
 }

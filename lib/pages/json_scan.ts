@@ -8,6 +8,8 @@
  * @module
  */
 
+import { escapeToken } from "../wire/pointer.ts";
+
 /** A container on the path from the top level, for error pointers. */
 export interface JsonPlace {
   /** The container it stands in, `undefined` for the top level's members. */
@@ -28,15 +30,13 @@ export function jsonPointer(
   place: JsonPlace | undefined,
   child?: string | number,
 ): string {
-  const tokens: string[] = child === undefined ? [] : [escape(String(child))];
+  const tokens: string[] = child === undefined
+    ? []
+    : [escapeToken(String(child))];
   for (let at = place; at !== undefined; at = at.parent) {
-    tokens.push(escape(at.token));
+    tokens.push(escapeToken(at.token));
   }
   return tokens.length === 0 ? "" : "/" + tokens.reverse().join("/");
-}
-
-function escape(token: string): string {
-  return token.replaceAll("~", "~0").replaceAll("/", "~1");
 }
 
 /** What {@linkcode scanJson} shows each key and number to. */

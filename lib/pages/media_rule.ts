@@ -6,7 +6,6 @@
  */
 
 import { IMAGE_NAME_MAX } from "../limits.ts";
-export { IMAGE_NAME_MAX };
 
 const IMAGE_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*\.(?:jpg|jpeg|png|webp)$/;
 

@@ -10,13 +10,12 @@
  * @module
  */
 
-import { PAGE_PATH_MAX } from "../limits.ts";
-export { PAGE_PATH_MAX };
+import { PAGE_PATH_MAX, PAGE_PATH_SEGMENTS_MAX } from "../limits.ts";
+import { PAGES_FOLDER } from "../wire/names.ts";
 
-const PREFIX = "src/content/pages/";
+const PREFIX = `${PAGES_FOLDER}/`;
 const SUFFIX = ".json";
 const SEGMENT = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-const SEGMENTS_MAX = 4;
 
 /**
  * Whether a string is an acceptable page path for a site.
@@ -37,6 +36,6 @@ export function isPagePath(path: string, locales: readonly string[]): boolean {
 
 function isPageName(page: string): boolean {
   const segments = page.split("/");
-  return segments.length <= SEGMENTS_MAX &&
+  return segments.length <= PAGE_PATH_SEGMENTS_MAX &&
     segments.every((segment) => SEGMENT.test(segment));
 }

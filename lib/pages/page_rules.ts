@@ -73,8 +73,7 @@ import {
   PAGE_KEY_MAX,
   PAGE_VALUES_MAX,
 } from "../limits.ts";
-import { codePoints } from "../text.ts";
-export { PAGE_DEPTH_MAX, PAGE_KEY_MAX, PAGE_VALUES_MAX };
+import { codePoints } from "../encoding/text.ts";
 
 export { PageRuleError } from "./page_rule_error.ts";
 export type { PageRuleReason } from "./page_rule_error.ts";

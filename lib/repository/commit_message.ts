@@ -5,7 +5,6 @@
  */
 
 import { COMMIT_MESSAGE_MAX } from "../limits.ts";
-export { COMMIT_MESSAGE_MAX };
 
 // C0 and C1 controls, DEL, bidirectional and invisible formatting marks.
 const INVISIBLE =

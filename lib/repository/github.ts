@@ -15,7 +15,7 @@ import {
   RepositoryError,
   type RepositoryFile,
 } from "./repository.ts";
-import { decodeBase64, encodeBase64 } from "../bytes.ts";
+import { decodeBase64, encodeBase64 } from "../encoding/bytes.ts";
 import { VERSION } from "../version.ts";
 import {
   type GitHubOptions,

@@ -18,7 +18,7 @@
 
 import * as z from "zod/mini";
 import { KEY_MAX, PAGE_PATH_MAX, VERSION_MAX } from "../limits.ts";
-import { codePoints } from "../text.ts";
+import { codePoints } from "../encoding/text.ts";
 
 /**
  * The body of `POST /api/auth`: `{ key }`.

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { createRouter } from "../../mod.ts";
-import { refusalsHeld } from "../../lib/access/rate_limit.ts";
+import { refusalsHeld } from "../../lib/access/admission.ts";
 import { REFUSED_AGAIN_HELD_MAX } from "../../lib/limits.ts";
 import { ORIGIN, signedInEnv, type TestEnv } from "../support/helpers.ts";
 import { HOME, tempSite } from "../support/site.ts";

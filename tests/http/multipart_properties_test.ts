@@ -106,10 +106,10 @@ Deno.test("the upload form reader answers any bytes in any chunks with a form or
           outcome = "form";
         } catch (error) {
           assert.ok(error instanceof FormError, String(error));
-          if (error.problem === "too_large") {
+          if (error.code === "too_large") {
             assert.ok(body.byteLength > FILE_MAX, "too large only past a cap");
           }
-          outcome = error.problem;
+          outcome = error.code;
         }
         seen.set(outcome, (seen.get(outcome) ?? 0) + 1);
       },

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { concatBytes } from "../../lib/bytes.ts";
+import { concatBytes } from "../../lib/encoding/bytes.ts";
 import { HttpError } from "../../lib/http/http_error.ts";
 import { answered } from "../support/helpers.ts";
 import { readUploadForm, type UploadLimits } from "../../lib/http/multipart.ts";

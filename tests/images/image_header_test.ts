@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import { concatBytes } from "../../lib/bytes.ts";
+import { concatBytes } from "../../lib/encoding/bytes.ts";
 import { IMAGE_KINDS } from "../../lib/wire/mod.ts";
 import { HttpError } from "../../lib/http/http_error.ts";
 import { answered } from "../support/helpers.ts";
 import {
-  IMAGE_SIDE_MAX,
   imageHeader,
   type ImageInfo,
   type ImageKind,
 } from "../../lib/images/image_header.ts";
+import { IMAGE_SIDE_MAX } from "../../lib/limits.ts";
 
 // ---------------------------------------------------------------------------
 // Helpers

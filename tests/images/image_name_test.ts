@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { HttpError } from "../../lib/http/http_error.ts";
 import { answered } from "../support/helpers.ts";
-import { imageName, UPLOAD_NAME_MAX } from "../../lib/images/image_name.ts";
+import { imageName } from "../../lib/images/image_name.ts";
 import { isImageName } from "../../lib/pages/media_rule.ts";
+import { UPLOAD_NAME_MAX } from "../../lib/limits.ts";
 
 const SHA = "0123456789abcdef".repeat(4);
 const HASH = "0123456789ab";

@@ -7,8 +7,9 @@
 import assert from "node:assert/strict";
 import { posix } from "node:path";
 import fc from "fast-check";
-import { isPagePath, PAGE_PATH_MAX } from "../../lib/pages/page_path.ts";
+import { isPagePath } from "../../lib/pages/page_path.ts";
 import { propertyRuns } from "../support/runs.ts";
+import { PAGE_PATH_MAX } from "../../lib/limits.ts";
 
 const LOCALES = ["en", "fr", "pt-br"];
 const WHITELIST =

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { isPagePath, PAGE_PATH_MAX } from "../../lib/pages/page_path.ts";
+import { isPagePath } from "../../lib/pages/page_path.ts";
 import { corpusLines } from "../support/corpora.ts";
+import { PAGE_PATH_MAX } from "../../lib/limits.ts";
 
 const LOCALES = ["en", "fr"] as const;
 

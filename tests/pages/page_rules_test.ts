@@ -3,13 +3,12 @@ import fc from "fast-check";
 import { HttpError } from "../../lib/http/http_error.ts";
 import { answered } from "../support/helpers.ts";
 import { CORPORA, corpusFiles } from "../support/corpora.ts";
+import { pageRules, sanitiseText } from "../../lib/pages/page_rules.ts";
 import {
   PAGE_DEPTH_MAX,
   PAGE_KEY_MAX,
   PAGE_VALUES_MAX,
-  pageRules,
-  sanitiseText,
-} from "../../lib/pages/page_rules.ts";
+} from "../../lib/limits.ts";
 
 const CONTENT_MAX = 100_000;
 

@@ -18,7 +18,7 @@ import {
   type GitHubFault,
   startGitHubDouble,
 } from "../support/github_double.ts";
-import { decodeBase64, encodeBase64 } from "../../lib/bytes.ts";
+import { decodeBase64, encodeBase64 } from "../../lib/encoding/bytes.ts";
 import { gitHashObject } from "../support/site.ts";
 
 const PAGE = "src/content/pages/en/home.json";

@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { createRouter } from "../../mod.ts";
-import { COOKIE_HEADER_MAX } from "../../lib/access/session.ts";
 import { randomToken } from "../../lib/access/random_token.ts";
 import { login, logoutRequest, readRequest } from "../support/helpers.ts";
 import { HOME, siteEnv } from "../support/site.ts";
+import { COOKIE_HEADER_MAX } from "../../lib/limits.ts";
 
 const router = createRouter({ locales: ["en", "fr"] });
 const KEY = "planted key";

@@ -20,7 +20,7 @@
  * @module
  */
 
-import { decodeBase64, encodeBase64 } from "../../lib/bytes.ts";
+import { decodeBase64, encodeBase64 } from "../../lib/encoding/bytes.ts";
 import { gitBlobSha } from "../../lib/repository/repository.ts";
 import type { Env, Router } from "../../mod.ts";
 import { signedInEnv, type TestEnv } from "./helpers.ts";

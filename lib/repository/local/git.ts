@@ -6,8 +6,8 @@
  */
 
 import { RepositoryError } from "../repository.ts";
-import { concatBytes } from "../../bytes.ts";
-import { oneLine } from "../../text.ts";
+import { concatBytes } from "../../encoding/bytes.ts";
+import { oneLine } from "../../encoding/text.ts";
 import { decode, describe, failure } from "./support.ts";
 
 /** How long one git command may run before it is stopped. */
