@@ -172,3 +172,12 @@ Deno.test("serveOverlayAsset answers HEAD without a body, 405 for other methods,
     assert.equal(await get(path), undefined, path);
   }
 });
+
+Deno.test("the serving module uses no Deno.* API, so a host that can fetch the package's own files can use it", async () => {
+  const source = await Deno.readTextFile(
+    new URL("../../lib/overlay_assets/serve.ts", import.meta.url),
+  );
+  const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
+  assert.doesNotMatch(code, /\bDeno\s*\./);
+  assert.doesNotMatch(code, /^import\s/m);
+});
