@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The overlay's delivery in Chromium over emulated Fast 3G (DevTools'
  * preset: 562.5 ms latency, 180,000 B/s down, 84,375 B/s up), on the demo
@@ -26,6 +25,15 @@ import { join } from "node:path";
 import { chromium, type Page } from "playwright-core";
 import { CHROMIUM, FLAGS } from "../tests/support/chromium.ts";
 import { cookieFrom } from "../tests/support/helpers.ts";
+
+/** The little of the browser's DOM the page scripts below use. */
+declare const document: {
+  querySelector(selector: string): {
+    shadowRoot: {
+      querySelector(selector: string): { textContent: string | null } | null;
+    } | null;
+  } | null;
+};
 
 const RUNS = Number(Deno.env.get("RUNS") ?? 5);
 const FAST_3G = {
@@ -162,10 +170,9 @@ async function measure(demo: Demo, round: number): Promise<Run> {
   await watchBytes(visitorPage);
   await visitorPage.goto(page$, { waitUntil: "load" });
   const visitorLoad = await visitorPage.evaluate(() =>
-    (performance.getEntriesByType(
-      "navigation",
-    )[0] as PerformanceNavigationTiming)
-      .loadEventEnd
+    (performance.getEntriesByType("navigation")[0] as unknown as {
+      loadEventEnd: number;
+    }).loadEventEnd
   );
   await visitor.close();
 
@@ -187,7 +194,7 @@ async function measure(demo: Demo, round: number): Promise<Run> {
     const waterfall = await page.evaluate(() =>
       performance.getEntriesByType("resource").map((entry) =>
         `${new URL(entry.name).pathname} ${entry.startTime.toFixed(0)}–${
-          entry.responseEnd.toFixed(0)
+          (entry as unknown as { responseEnd: number }).responseEnd.toFixed(0)
         } ms`
       )
     );
