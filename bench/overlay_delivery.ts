@@ -110,6 +110,7 @@ async function watchBytes(page: Page) {
     } else totals.page += event.encodedDataLength;
   });
   return {
+    session,
     take() {
       const taken = { ...totals };
       Object.assign(totals, {
@@ -210,8 +211,7 @@ async function measure(demo: Demo, round: number): Promise<Run> {
   const second = bytes.take();
 
   // Publish, without throttling: the click to "Published".
-  const session = await editor.newCDPSession(page);
-  await session.send("Network.emulateNetworkConditions", {
+  await bytes.session.send("Network.emulateNetworkConditions", {
     offline: false,
     latency: 0,
     downloadThroughput: -1,
