@@ -21,10 +21,31 @@
 import { fileURLToPath as fromFileUrl } from "node:url";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
-/** The file a page includes; the only one not named by its hash. */
+/**
+ * The file a page includes; the only one not named by its hash.
+ *
+ * @example
+ * ```ts
+ * import { LOADER } from "./build.ts";
+ *
+ * console.assert(LOADER === "loader.js");
+ * ```
+ */
 export const LOADER = "loader.js";
 
-/** What `manifest.json` holds. */
+/**
+ * What `manifest.json` holds.
+ *
+ * @example
+ * ```ts
+ * import type { OverlayManifest } from "./build.ts";
+ *
+ * const manifest: OverlayManifest = JSON.parse(
+ *   await Deno.readTextFile(new URL("../../overlay/dist/manifest.json", import.meta.url)),
+ * );
+ * console.assert(manifest.eager[0] === manifest.entry);
+ * ```
+ */
 export interface OverlayManifest {
   /** The loader's file name (`loader.js`). */
   loader: string;
@@ -65,6 +86,14 @@ function importsOf(text: string): { static: string[]; dynamic: string[] } {
  *
  * @param outDir where the built files go
  * @returns the manifest written beside them
+ * @example
+ * ```ts ignore
+ * import { build } from "./build.ts";
+ *
+ * const folder = await Deno.makeTempDir();
+ * const manifest = await build(folder);
+ * console.log(manifest.entry); // overlay-{hash}.js
+ * ```
  */
 export async function build(
   outDir: string = fromFileUrl(new URL("../../overlay/dist/", import.meta.url)),

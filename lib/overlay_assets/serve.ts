@@ -30,10 +30,33 @@
  * @module
  */
 
-/** The folder every overlay file is served under. */
+/**
+ * The folder every overlay file is served under.
+ *
+ * @example
+ * ```ts
+ * import { OVERLAY_PREFIX } from "./serve.ts";
+ *
+ * console.assert(`${OVERLAY_PREFIX}loader.js` === "/_inpage/loader.js");
+ * ```
+ */
 export const OVERLAY_PREFIX = "/_inpage/";
 
-/** The cache header of a file named by its hash. */
+/**
+ * The cache header of a file named by its hash: a browser keeps it a year
+ * and never asks again.
+ *
+ * @example
+ * ```ts
+ * import { IMMUTABLE, overlayAssets, serveOverlayAsset } from "./serve.ts";
+ *
+ * const [, entry] = await overlayAssets();
+ * const answer = await serveOverlayAsset(
+ *   new Request(`http://localhost${entry?.path}`),
+ * );
+ * console.assert(answer?.headers.get("cache-control") === IMMUTABLE);
+ * ```
+ */
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
 interface Manifest {
