@@ -104,7 +104,15 @@ export async function chooseImage(
     ratios.hidden = false;
     error.textContent = "";
     picture.addEventListener("load", async () => {
-      const { Cropper, CROPPER_CSS } = await import("./cropper.ts");
+      let part: typeof import("./cropper.ts");
+      try {
+        part = await import("./cropper.ts");
+      } catch {
+        error.textContent =
+          "The cropper could not be loaded: check the connection and choose the file again.";
+        return;
+      }
+      const { Cropper, CROPPER_CSS } = part;
       if (!cropperSheet) {
         cropperSheet = new CSSStyleSheet();
         cropperSheet.replaceSync(CROPPER_CSS);
