@@ -12,7 +12,7 @@ import { checkLocales } from "../lib/pages/locales.ts";
 import { hashKey, parseKeyHash } from "../lib/access/site_key.ts";
 import { randomToken } from "../lib/access/random_token.ts";
 import { openLocalCheckout } from "../lib/repository/local/mod.ts";
-import { serveOverlayAsset } from "../overlay/assets.ts";
+import { serveOverlayAsset } from "../lib/overlay_assets/serve.ts";
 import { createDemoSite } from "./demo_site.ts";
 import { createProxy, proxyTarget } from "./proxy.ts";
 import { notFoundResponse, serveStaticFile } from "./static_site.ts";

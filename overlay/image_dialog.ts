@@ -6,8 +6,11 @@
  * @module
  */
 
-import Cropper from "cropperjs";
+import type Cropper from "cropperjs";
 import { h, showDialog } from "./ui.ts";
+
+/** Cropper.js's style sheet, made when the cropper first loads. */
+let cropperSheet: CSSStyleSheet | undefined;
 
 /** The longest side of an uploaded image, in pixels. */
 export const LONG_SIDE_MAX = 2400;
@@ -100,7 +103,23 @@ export async function chooseImage(
     crop.hidden = false;
     ratios.hidden = false;
     error.textContent = "";
-    picture.addEventListener("load", () => {
+    picture.addEventListener("load", async () => {
+      let part: typeof import("./cropper.ts");
+      try {
+        part = await import("./cropper.ts");
+      } catch {
+        error.textContent =
+          "The cropper could not be loaded: check the connection and choose the file again.";
+        return;
+      }
+      const { Cropper, CROPPER_CSS } = part;
+      if (!cropperSheet) {
+        cropperSheet = new CSSStyleSheet();
+        cropperSheet.replaceSync(CROPPER_CSS);
+      }
+      if (!root.adoptedStyleSheets.includes(cropperSheet)) {
+        root.adoptedStyleSheets = [...root.adoptedStyleSheets, cropperSheet];
+      }
       cropper = new Cropper(picture, {
         viewMode: 1,
         autoCropArea: 1,

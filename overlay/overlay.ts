@@ -29,7 +29,6 @@ import {
   type RegionHooks,
 } from "./regions.ts";
 import { OVERLAY_CSS, PAGE_CSS } from "./styles.ts";
-import { CROPPER_CSS } from "./cropper_css.ts";
 import { editLink, Toolbar } from "./toolbar.ts";
 import { h, messageDialog, showDialog } from "./ui.ts";
 
@@ -75,7 +74,7 @@ class Overlay {
     this.host = h("div", { "data-inpage-overlay": "" });
     this.root = this.host.attachShadow({ mode: "open" });
     const sheet = new CSSStyleSheet();
-    sheet.replaceSync(OVERLAY_CSS + CROPPER_CSS);
+    sheet.replaceSync(OVERLAY_CSS);
     this.root.adoptedStyleSheets = [sheet];
     this.pageSheet = new CSSStyleSheet();
     this.pageSheet.replaceSync(PAGE_CSS);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { assertPublishedOver, logInOver } from "../support/helpers.ts";
+import { overlayAssets } from "../../lib/overlay_assets/serve.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const EXAMPLE = join(ROOT, "examples/site");
@@ -111,9 +112,10 @@ Deno.test("deno task demo serves the example site, the overlay's loader tag and 
         join(EXAMPLE, "public/images/hills-at-dawn-98c9ac741e4e.png"),
       ),
     );
-    for (const asset of ["loader.js", "overlay.js"]) {
-      const answer: Response = await fetch(`${url}_inpage/${asset}`);
-      assert.equal(answer.status, 200, asset);
+    for (const { path } of await overlayAssets()) {
+      const answer: Response = await fetch(`${url}${path.slice(1)}`);
+      assert.equal(answer.status, 200, path);
+      assert.equal(answer.headers.get("content-encoding"), "br", path);
       assert.match(
         answer.headers.get("content-type") ?? "",
         /^text\/javascript/,
