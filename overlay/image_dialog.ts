@@ -58,8 +58,8 @@ export async function chooseImage(
     class: "primary",
     type: "submit",
     value: "apply",
-    disabled: true,
   }, "Crop and upload");
+  let ready = false;
   const ratioButtons = RATIOS.map(([label, ratio], index) => {
     const button = h("button", {
       type: "button",
@@ -96,6 +96,7 @@ export async function chooseImage(
     fileName = chosen.name.replace(/\.[A-Za-z0-9]+$/, "")
       .replace(/-[0-9a-f]{12}$/, "") || "image";
     cropper?.destroy();
+    ready = false;
     picture.src = URL.createObjectURL(chosen);
     crop.hidden = false;
     ratios.hidden = false;
@@ -105,7 +106,9 @@ export async function chooseImage(
         viewMode: 1,
         autoCropArea: 1,
         background: false,
-        ready: () => apply.removeAttribute("disabled"),
+        ready: () => {
+          ready = true;
+        },
       });
     }, { once: true });
     picture.addEventListener("error", () => {
@@ -113,46 +116,61 @@ export async function chooseImage(
         "This file could not be read as an image: choose a JPEG, PNG or WebP file.";
     }, { once: true });
   });
+  const form = h("form", { method: "dialog", novalidate: true });
   const dialog = h(
     "dialog",
     { class: "wide", "aria-labelledby": "inpage-image-title" },
+    form,
+  );
+  form.append(
+    h("h2", { id: "inpage-image-title" }, "Replace image"),
     h(
-      "form",
-      { method: "dialog" },
-      h("h2", { id: "inpage-image-title" }, "Replace image"),
+      "label",
+      {},
+      "Image file",
+      file,
       h(
-        "label",
-        {},
-        "Image file",
-        file,
-        h(
-          "span",
-          { class: "hint" },
-          "JPEG, PNG or WebP. It is cropped, scaled to at most 2,400 px and saved as WebP.",
-        ),
-      ),
-      ratios,
-      crop,
-      h(
-        "label",
-        {},
-        "Text alternative",
-        altInput,
-        h(
-          "span",
-          { class: "hint" },
-          "Describes the image for people who cannot see it.",
-        ),
-      ),
-      error,
-      h(
-        "div",
-        { class: "actions" },
-        h("button", { value: "cancel", formnovalidate: true }, "Cancel"),
-        apply,
+        "span",
+        { class: "hint" },
+        "JPEG, PNG or WebP. It is cropped, scaled to at most 2,400 px and saved as WebP.",
       ),
     ),
+    ratios,
+    crop,
+    h(
+      "label",
+      {},
+      "Alt text",
+      altInput,
+      h(
+        "span",
+        { class: "hint" },
+        "Describes the image for people who cannot see it.",
+      ),
+    ),
+    error,
+    h(
+      "div",
+      { class: "actions" },
+      h("button", {
+        type: "button",
+        onclick: () => dialog.close("cancel"),
+      }, "Cancel"),
+      apply,
+    ),
   );
+  // Enter in a field presses "Crop and upload": the image is applied once
+  // it is ready, and nothing typed is thrown away before.
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (!cropper || !ready) {
+      error.textContent = cropper
+        ? "The image is still loading: press Enter again in a moment."
+        : "Choose an image file first.";
+      return;
+    }
+    dialog.close("apply");
+  });
   const answer = await showDialog(root, dialog);
   try {
     if (answer !== "apply" || !cropper) return undefined;

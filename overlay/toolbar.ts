@@ -1,15 +1,135 @@
 /// <reference lib="dom" />
 /**
  * The formatting toolbar of rich-text regions: one floating bar in the
- * overlay's shadow root, placed over the focused region, reachable by
- * keyboard (Alt+F10 from the region, arrows along it, Escape back), and the
- * link dialog (Ctrl+K).
+ * overlay's shadow root, placed over the focused region. It is one Tab stop
+ * (roving tabindex): Alt+F10 from the region reaches it, the arrow keys,
+ * Home and End move along it, Escape goes back. Its buttons are a table of
+ * actions.
  *
  * @module
  */
 
 import type { RichText } from "./rich_text.ts";
-import { h, messageDialog, showDialog } from "./ui.ts";
+import { h } from "./ui.ts";
+import { editLink } from "./views/link_dialog.ts";
+
+/** One button of the toolbar. */
+export interface ToolbarAction {
+  /** The mark or node it toggles (`aria-pressed` follows it), or a name. */
+  name: string;
+  /** What the button shows. */
+  glyph: string;
+  /** Its accessible name, with its shortcut. */
+  label: string;
+  /** An inline style for the glyph. */
+  style?: string;
+  /** Only in fields that hold paragraphs and lists. */
+  blocks?: boolean;
+  /** Whether it shows a pressed state. */
+  toggle?: boolean;
+  /** Starts a new group (a separator before it). */
+  group?: boolean;
+  /** What it does. */
+  run(rich: RichText, root: ShadowRoot): void;
+}
+
+const chain = (rich: RichText) => rich.editor.chain().focus();
+
+/** The toolbar's buttons, in order. */
+export const TOOLBAR_ACTIONS: readonly ToolbarAction[] = [
+  {
+    name: "bold",
+    glyph: "B",
+    label: "Bold (Ctrl+B)",
+    style: "font-weight:700",
+    toggle: true,
+    run: (r) => chain(r).toggleBold().run(),
+  },
+  {
+    name: "italic",
+    glyph: "I",
+    label: "Italic (Ctrl+I)",
+    style: "font-style:italic",
+    toggle: true,
+    run: (r) => chain(r).toggleItalic().run(),
+  },
+  {
+    name: "underline",
+    glyph: "U",
+    label: "Underline (Ctrl+U)",
+    style: "text-decoration:underline",
+    toggle: true,
+    run: (r) => chain(r).toggleUnderline().run(),
+  },
+  {
+    name: "strike",
+    glyph: "S",
+    label: "Strikethrough",
+    style: "text-decoration:line-through",
+    toggle: true,
+    run: (r) => chain(r).toggleStrike().run(),
+  },
+  {
+    name: "small",
+    glyph: "small",
+    label: "Small print",
+    style: "font-size:12px",
+    toggle: true,
+    run: (r) => chain(r).toggleMark("small").run(),
+  },
+  {
+    name: "subscript",
+    glyph: "x₂",
+    label: "Subscript",
+    toggle: true,
+    run: (r) => chain(r).toggleMark("subscript").run(),
+  },
+  {
+    name: "superscript",
+    glyph: "x²",
+    label: "Superscript",
+    toggle: true,
+    run: (r) => chain(r).toggleMark("superscript").run(),
+  },
+  {
+    name: "bulletList",
+    glyph: "• List",
+    label: "Bulleted list",
+    blocks: true,
+    toggle: true,
+    group: true,
+    run: (r) => chain(r).toggleBulletList().run(),
+  },
+  {
+    name: "orderedList",
+    glyph: "1. List",
+    label: "Numbered list",
+    blocks: true,
+    toggle: true,
+    run: (r) => chain(r).toggleOrderedList().run(),
+  },
+  {
+    name: "indent",
+    glyph: "→",
+    label: "Indent list item (Ctrl+])",
+    blocks: true,
+    run: (r) => chain(r).sinkListItem("listItem").run(),
+  },
+  {
+    name: "outdent",
+    glyph: "←",
+    label: "Outdent list item (Ctrl+[)",
+    blocks: true,
+    run: (r) => chain(r).liftListItem("listItem").run(),
+  },
+  {
+    name: "link",
+    glyph: "Link",
+    label: "Add or edit a link (Ctrl+K)",
+    group: true,
+    run: (r, root) => void editLink(root, r),
+  },
+];
 
 /** The toolbar, shown for one rich-text region at a time. */
 export class Toolbar {
@@ -32,19 +152,40 @@ export class Toolbar {
       if (!this.element.hidden) this.place();
     }, { passive: true, capture: true });
     this.element.addEventListener("keydown", (event) => {
-      const buttons = [
-        ...this.element.querySelectorAll<HTMLElement>("button:not([hidden])"),
-      ];
+      const buttons = this.#buttons();
       const index = buttons.indexOf(event.composedPath()[0] as HTMLElement);
-      if (event.key === "ArrowRight" || event.key === "ArrowLeft") {
+      const to = event.key === "ArrowRight" || event.key === "ArrowDown"
+        ? index + 1
+        : event.key === "ArrowLeft" || event.key === "ArrowUp"
+        ? index - 1
+        : event.key === "Home"
+        ? 0
+        : event.key === "End"
+        ? buttons.length - 1
+        : undefined;
+      if (to !== undefined) {
         event.preventDefault();
-        const step = event.key === "ArrowRight" ? 1 : -1;
-        buttons[(index + step + buttons.length) % buttons.length]?.focus();
+        this.#rove(buttons[(to + buttons.length) % buttons.length]);
       } else if (event.key === "Escape") {
         event.preventDefault();
         this.active?.editor.view.focus();
       }
     });
+  }
+
+  #buttons(): HTMLElement[] {
+    return [
+      ...this.element.querySelectorAll<HTMLElement>("button:not([hidden])"),
+    ];
+  }
+
+  /** Makes one button the toolbar's Tab stop and focuses it. */
+  #rove(target: HTMLElement | undefined, focus = true): void {
+    if (!target) return;
+    for (const button of this.#buttons()) {
+      button.tabIndex = button === target ? 0 : -1;
+    }
+    if (focus) target.focus();
   }
 
   /**
@@ -57,19 +198,23 @@ export class Toolbar {
     this.active = rich;
     this.#region = region;
     this.element.hidden = false;
-    for (const name of ["bulletList", "orderedList"]) {
+    for (const action of TOOLBAR_ACTIONS) {
       const item = this.element.querySelector<HTMLElement>(
-        `[data-command="${name}"]`,
+        `[data-command="${action.name}"]`,
       );
-      if (item) item.hidden = rich.inline;
+      if (item && action.blocks) item.hidden = rich.inline;
     }
+    const current = this.element.querySelector<HTMLElement>(
+      'button[tabindex="0"]:not([hidden])',
+    );
+    if (!current) this.#rove(this.#buttons()[0], false);
     this.place();
     this.update();
   }
 
   /** Moves the keyboard focus to the toolbar's first button. */
   focus(): void {
-    this.element.querySelector<HTMLElement>("button:not([hidden])")?.focus();
+    this.#rove(this.#buttons()[0]);
   }
 
   /** Places the toolbar above the region, or below when there is no room. */
@@ -101,34 +246,36 @@ export class Toolbar {
       const item of this.element.querySelectorAll<HTMLElement>("[data-command]")
     ) {
       const name = item.dataset.command ?? "";
-      item.setAttribute("aria-pressed", String(editor.isActive(name)));
+      if (item.hasAttribute("aria-pressed")) {
+        item.setAttribute("aria-pressed", String(editor.isActive(name)));
+      }
     }
   }
 
   #build(): HTMLElement {
-    const button = (
-      name: string,
-      text: string,
-      title: string,
-      run: (rich: RichText) => void,
-      style = "",
-    ) =>
-      h("button", {
+    const items: HTMLElement[] = [];
+    for (const action of TOOLBAR_ACTIONS) {
+      if (action.group) {
+        items.push(h("span", { class: "sep", "aria-hidden": "true" }));
+      }
+      items.push(h("button", {
         type: "button",
-        "data-command": name,
-        "aria-label": title,
-        title,
-        "aria-pressed": "false",
+        tabindex: "-1",
+        "data-command": action.name,
+        "aria-label": action.label,
+        title: action.label,
+        "aria-pressed": action.toggle ? "false" : undefined,
         onmousedown: (event: Event) => event.preventDefault(),
-        onclick: () => {
+        onclick: (event: Event) => {
+          this.#rove(event.currentTarget as HTMLElement, false);
           const rich = this.active;
-          if (rich) run(rich);
+          if (rich) action.run(rich, this.#root);
           this.update();
         },
-        "data-glyph": text,
-        style,
-      });
-    const chain = (rich: RichText) => rich.editor.chain().focus();
+        "data-glyph": action.glyph,
+        style: action.style,
+      }));
+    }
     return h(
       "div",
       {
@@ -137,123 +284,7 @@ export class Toolbar {
         "aria-label": "Text formatting",
         hidden: true,
       },
-      button(
-        "bold",
-        "B",
-        "Bold (Ctrl+B)",
-        (r) => chain(r).toggleBold().run(),
-        "font-weight:700",
-      ),
-      button(
-        "italic",
-        "I",
-        "Italic (Ctrl+I)",
-        (r) => chain(r).toggleItalic().run(),
-        "font-style:italic",
-      ),
-      button(
-        "underline",
-        "U",
-        "Underline (Ctrl+U)",
-        (r) => chain(r).toggleUnderline().run(),
-        "text-decoration:underline",
-      ),
-      button(
-        "strike",
-        "S",
-        "Strikethrough",
-        (r) => chain(r).toggleStrike().run(),
-        "text-decoration:line-through",
-      ),
-      button(
-        "small",
-        "small",
-        "Small print",
-        (r) => chain(r).toggleMark("small").run(),
-        "font-size:12px",
-      ),
-      button(
-        "subscript",
-        "x₂",
-        "Subscript",
-        (r) => chain(r).toggleMark("subscript").run(),
-      ),
-      button(
-        "superscript",
-        "x²",
-        "Superscript",
-        (r) => chain(r).toggleMark("superscript").run(),
-      ),
-      h("span", { class: "sep", "aria-hidden": "true" }),
-      button(
-        "bulletList",
-        "• List",
-        "Bulleted list",
-        (r) => chain(r).toggleBulletList().run(),
-      ),
-      button(
-        "orderedList",
-        "1. List",
-        "Numbered list",
-        (r) => chain(r).toggleOrderedList().run(),
-      ),
-      h("span", { class: "sep", "aria-hidden": "true" }),
-      button(
-        "link",
-        "Link",
-        "Add or edit a link",
-        (r) => void editLink(this.#root, r),
-      ),
+      ...items,
     );
-  }
-}
-
-/**
- * Asks for a link's address and title and applies them to the selection
- * (or removes the link).
- *
- * @param root the overlay's shadow root
- * @param rich the editor
- */
-export async function editLink(
-  root: ShadowRoot,
-  rich: RichText,
-): Promise<void> {
-  const current = rich.editor.getAttributes("link");
-  const href = h("input", {
-    type: "text",
-    value: typeof current.href === "string" ? current.href : "",
-    required: true,
-  });
-  const title = h("input", {
-    type: "text",
-    value: typeof current.title === "string" ? current.title : "",
-  });
-  const dialog = messageDialog("Link", [
-    h(
-      "label",
-      {},
-      "Address",
-      href,
-      h(
-        "span",
-        { class: "hint" },
-        "A page of the site (/about), a #section, or an https:, mailto: or tel: address.",
-      ),
-    ),
-    h("label", {}, "Title (optional)", title),
-  ], [
-    { label: "Cancel", value: "cancel" },
-    { label: "Remove link", value: "remove", kind: "danger" },
-    { label: "Apply", value: "apply", kind: "primary" },
-  ]);
-  const answer = await showDialog(root, dialog);
-  const chain = rich.editor.chain().focus().extendMarkRange("link");
-  if (answer === "remove") chain.unsetMark("link").run();
-  if (answer === "apply" && href.value.trim() !== "") {
-    const attributes = title.value.trim() === ""
-      ? { href: href.value.trim() }
-      : { href: href.value.trim(), title: title.value.trim() };
-    chain.setMark("link", attributes).run();
   }
 }

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { keepMine, sameValue } from "../../overlay/merge.ts";
+import { keepMine } from "../../overlay/session/merge.ts";
+import { sameValue } from "../../overlay/session/values.ts";
 
 const base = {
   title: "Home",
