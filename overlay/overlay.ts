@@ -56,12 +56,15 @@ export async function start(options: StartOptions = {}): Promise<void> {
   await open(options.client ?? createClient());
 }
 
+/** The browser's storage for drafts; none when the browser refuses it. */
 function storage(): Storage | undefined {
+  let store: Storage | undefined;
   try {
-    return localStorage;
+    store = globalThis.localStorage;
   } catch {
-    return undefined;
+    // Storage disabled: editing works, without drafts.
   }
+  return store;
 }
 
 async function open(client: Client): Promise<void> {

@@ -9,8 +9,7 @@
  * @module
  */
 
-import { fieldName } from "./session/pointer.ts";
-import type { FieldKind } from "./session/session.ts";
+import { fieldName, isWithin } from "./session/pointer.ts";
 import { createRichText, type RichText } from "./rich_text.ts";
 
 /** A page container and the values its file holds as read. */
@@ -59,16 +58,6 @@ export interface RegionHooks {
   otherFocus(region: Region): void;
   /** An image region asks for a new image. */
   replaceImage(region: Region, image: HTMLImageElement | null): void;
-}
-
-/**
- * The field kind a region shows, for the edit session.
- *
- * @param region the region
- * @returns its kind
- */
-export function regionKind(region: Region): FieldKind {
-  return region.kind;
 }
 
 /**
@@ -262,10 +251,10 @@ export function findRegion(
 ): Region | undefined {
   let best: Region | undefined;
   for (const region of regions) {
-    const inside = at === region.pointer || at.startsWith(`${region.pointer}/`);
-    if (inside && (!best || region.pointer.length > best.pointer.length)) {
-      best = region;
-    }
+    if (
+      isWithin(at, region.pointer) &&
+      (!best || region.pointer.length > best.pointer.length)
+    ) best = region;
   }
   return best;
 }

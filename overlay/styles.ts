@@ -46,6 +46,7 @@ button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-
 .problems:not([hidden]) + .alert { bottom: calc(84px + min(30vh, 120px)); }
 .toolbar { position: fixed; z-index: 2147483646; display: flex; gap: 2px; padding: 4px; background: #fff; border: 1px solid #d1d5db; border-radius: 8px; box-shadow: 0 6px 18px rgba(0,0,0,.18); }
 .toolbar[hidden] { display: none; }
+.toolbar { flex-wrap: wrap; max-width: calc(100vw - 8px); }
 .toolbar button { min-width: 34px; padding: 4px 8px; border-color: transparent; }
 .toolbar button[aria-pressed="true"] { background: #dbeafe; border-color: #93c5fd; color: #1e3a8a; }
 .toolbar button[data-glyph]::before { content: attr(data-glyph); }
@@ -73,7 +74,8 @@ dialog[aria-invalid], dialog input[aria-invalid="true"] { border-color: #b91c1c;
 .clash button[aria-pressed="true"] { background: #dbeafe; border-color: #1d4ed8; color: #1e3a8a; font-weight: 600; }
 @media (max-width: 480px) { .clash .sides { grid-template-columns: 1fr; } }
 dialog { max-height: calc(100vh - 24px); overflow: auto; }
-.crop { height: min(420px, 55vh); background: #f3f4f6; border-radius: 8px; overflow: hidden; }
+@media (max-width: 480px) { .bar { gap: 6px; padding: 8px; bottom: 8px; } .bar .hint { display: none; } .bar .title { display: none; } }
+.crop { height: min(420px, 45vh); background: #f3f4f6; border-radius: 8px; overflow: hidden; }
 .crop img { display: block; max-width: 100%; }
 .ratios { display: flex; gap: 6px; flex-wrap: wrap; align-items: center; }
 .ratios button[aria-pressed="true"] { background: #dbeafe; border-color: #1d4ed8; }

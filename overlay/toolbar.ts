@@ -148,9 +148,11 @@ export class Toolbar {
   constructor(root: ShadowRoot) {
     this.#root = root;
     this.element = this.#build();
-    addEventListener("scroll", () => {
+    const follow = () => {
       if (!this.element.hidden) this.place();
-    }, { passive: true, capture: true });
+    };
+    addEventListener("scroll", follow, { passive: true, capture: true });
+    addEventListener("resize", follow, { passive: true });
     this.element.addEventListener("keydown", (event) => {
       const buttons = this.#buttons();
       const index = buttons.indexOf(event.composedPath()[0] as HTMLElement);

@@ -550,6 +550,10 @@ export class EditSession {
     }
     this.#rebase(page, fresh, resolved.changes);
     this.#emit({ type: "values", path });
+    if (this.count === 0) {
+      this.setStatus("Nothing left to publish: their version is kept", "clean");
+      return { kind: "nothing" };
+    }
     return await this.publish(client);
   }
 
@@ -768,9 +772,9 @@ export class EditSession {
         text: `${count} unsaved change${count === 1 ? "" : "s"}`,
         tone: "dirty",
       };
-    } else if (
-      this.status.tone !== "published" && this.status.tone !== "loading"
-    ) this.status = { text: "No unsaved changes", tone: "clean" };
+    } else if (this.status.tone !== "published") {
+      this.status = { text: "No unsaved changes", tone: "clean" };
+    }
     this.#state();
   }
 }

@@ -104,11 +104,24 @@ export async function askConflict(
       h(
         "p",
         {},
-        `${kept} of your changed field${kept === 1 ? "" : "s"} ${
-          kept === 1 ? "does" : "do"
-        } not clash with theirs: Keep mine publishes ${
-          kept === 1 ? "it" : "them"
-        } on top of their version.`,
+        `Keep mine publishes ${
+          kept === 1 ? "this change" : `these ${kept} changes`
+        } of yours on top of their version, as nobody else changed ${
+          kept === 1 ? "that field" : "those fields"
+        }:`,
+      ),
+      kept > 0 &&
+      h(
+        "ul",
+        {},
+        ...fields.filter((field) => !field.clash).map((field) =>
+          h(
+            "li",
+            {},
+            h("strong", {}, fieldName(field.pointer)),
+            `: ${shown(field.mine)}`,
+          )
+        ),
       ),
       clashes.length > 0 &&
       h(
