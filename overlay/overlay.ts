@@ -24,7 +24,7 @@ import { chooseImage } from "./image_dialog.ts";
 import { failureSentence } from "./messages.ts";
 import { findRegion, mountRegions, type Region } from "./regions.ts";
 import { linkProblem } from "./session/checks.ts";
-import { getPointer } from "./session/pointer.ts";
+import { fieldName, getPointer } from "./session/pointer.ts";
 import { EditSession, type PublishOutcome } from "./session/session.ts";
 import { sameValue } from "./session/values.ts";
 import { OVERLAY_CSS, PAGE_CSS } from "./styles.ts";
@@ -79,14 +79,17 @@ async function open(client: Client): Promise<void> {
   const toolbar = new Toolbar(root);
   let regions: Region[] = [];
   /** Where the person was last working, to give the focus back to. */
-  let working: HTMLElement | undefined;
+  let working: Region | undefined;
 
   const returnFocus = () => {
     const now = focusedElement();
     if (
-      working?.isConnected &&
-      (!now || now === bar.publishButton || now === host)
-    ) working.focus({ preventScroll: true });
+      !working?.element.isConnected ||
+      (now && now !== bar.publishButton && now !== host)
+    ) return;
+    // A rich-text editor puts its own selection back.
+    if (working.rich) working.rich.editor.view.focus();
+    else working.element.focus({ preventScroll: true });
   };
 
   const publishWith = async (
@@ -148,9 +151,16 @@ async function open(client: Client): Promise<void> {
           h(
             "ul",
             {},
-            ...emptied.map((problem) =>
-              h("li", {}, label(regions, problem.path, problem.at))
-            ),
+            ...emptied.map((problem) => {
+              const page = session.page(problem.path);
+              const was = page ? getPointer(page.base, problem.at) : "";
+              return h(
+                "li",
+                {},
+                h("strong", {}, fieldName(problem.at)),
+                `, which held “${String(was)}”`,
+              );
+            }),
           ),
         ], [
           { label: "Cancel", value: "cancel" },
@@ -289,7 +299,7 @@ async function open(client: Client): Promise<void> {
       session.change(region.path, region.pointer, value),
     leave: () => session.seal(),
     richFocus: (region: Region) => {
-      working = region.rich?.editor.view.dom as HTMLElement;
+      working = region;
       if (region.rich) toolbar.show(region.rich, region.element);
     },
     richSelection: (region: Region) => {
@@ -304,7 +314,7 @@ async function open(client: Client): Promise<void> {
       if (region.rich) void editLink(root, region.rich);
     },
     otherFocus: (region: Region) => {
-      working = region.element;
+      working = region;
       toolbar.hide();
     },
     replaceImage: (region: Region, image: HTMLImageElement | null) =>
@@ -487,10 +497,4 @@ async function open(client: Client): Promise<void> {
     host.remove();
     started = false;
   }
-}
-
-function label(regions: readonly Region[], path: string, at: string): string {
-  const region = findRegion(regions.filter((r) => r.path === path), at);
-  const text = region?.element.textContent?.trim().slice(0, 60);
-  return text ? `“${text}” (${at})` : at;
 }

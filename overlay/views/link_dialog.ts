@@ -71,13 +71,19 @@ export async function editLink(
     },
   );
   const answer = await showDialog(root, dialog);
+  // Back to the text with the selection it had. The dialog's focus return
+  // leaves the page's selection outside the editor, and Tiptap's focus
+  // command does nothing for an editor that has the focus: the view puts
+  // its selection back itself, so that what is typed next lands there.
+  rich.editor.view.focus();
+  rich.editor.commands.setTextSelection({ from, to });
+  if (answer !== "apply" && answer !== "remove") return "cancel";
   const chain = rich.editor.chain().focus().setTextSelection({ from, to })
     .extendMarkRange("link");
   if (answer === "remove") {
     chain.unsetMark("link").run();
     return "remove";
   }
-  if (answer !== "apply") return "cancel";
   const address = href.value.trim();
   const attributes: { href: string; title?: string } = title.value.trim() === ""
     ? { href: address }

@@ -156,7 +156,7 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
       await address.waitFor({ state: "detached" });
       assert.match(
         await lead.innerHTML(),
-        /<a href="\/en\/about\/">\/en\/about\/<\/a>/,
+        /docs<\/a> and <a href="\/en\/about\/">\/en\/about\/<\/a>/,
       );
       // A pasted link the rule refuses is dropped, its text kept.
       // (A script string: these tests are typed without the DOM library.)
