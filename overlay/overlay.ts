@@ -20,7 +20,7 @@ import {
   EditorError,
   type PageObject,
 } from "../client/mod.ts";
-import { chooseImage } from "./image_dialog.ts";
+import { chooseImage } from "./views/image_dialog.ts";
 import { failureSentence } from "./messages.ts";
 import { findRegion, mountRegions, type Region } from "./regions.ts";
 import { linkProblem } from "./session/checks.ts";
@@ -29,7 +29,7 @@ import { EditSession, type PublishOutcome } from "./session/session.ts";
 import { sameValue } from "./session/values.ts";
 import { OVERLAY_CSS, PAGE_CSS } from "./styles.ts";
 import { CROPPER_CSS } from "./cropper_css.ts";
-import { Toolbar } from "./toolbar.ts";
+import { Toolbar } from "./views/toolbar.ts";
 import { focusedElement, h, messageDialog, showDialog } from "./ui.ts";
 import { createBar } from "./views/bar.ts";
 import { askConflict } from "./views/conflict_dialog.ts";

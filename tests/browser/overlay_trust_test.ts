@@ -189,12 +189,17 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
   await t.step(
     "2. Choose an image, type the alt text, Enter: it is applied",
     async () => {
+      // The dialog, photographed with its cropper ready, then cancelled.
       await page.getByRole("button", { name: "Replace image: image" }).click();
       await page.getByLabel("Image file").setInputFiles(IMAGE);
       await page.locator(".cropper-container").waitFor();
-      await page.getByLabel("Alt text").fill("Hills at dawn, cropped");
-      await page.waitForTimeout(300);
       await shoot(page, "image");
+      await page.keyboard.press("Escape");
+      await page.getByLabel("Alt text").waitFor({ state: "detached" });
+      // Enter at once: applied as soon as the cropper is ready.
+      await page.getByRole("button", { name: "Replace image: image" }).click();
+      await page.getByLabel("Image file").setInputFiles(IMAGE);
+      await page.getByLabel("Alt text").fill("Hills at dawn, cropped");
       await page.getByLabel("Alt text").press("Enter");
       await waitStatus(page, "1 unsaved change");
       await page.getByLabel("Message", { exact: true }).fill("Picture");

@@ -7,7 +7,7 @@
  */
 
 import Cropper from "cropperjs";
-import { h, showDialog } from "./ui.ts";
+import { h, showDialog } from "../ui.ts";
 
 /** The longest side of an uploaded image, in pixels. */
 export const LONG_SIDE_MAX = 2400;
@@ -60,6 +60,8 @@ export async function chooseImage(
     value: "apply",
   }, "Crop and upload");
   let ready = false;
+  /** Applied as soon as the cropper is ready (Enter pressed before). */
+  let pending = false;
   const ratioButtons = RATIOS.map(([label, ratio], index) => {
     const button = h("button", {
       type: "button",
@@ -97,6 +99,7 @@ export async function chooseImage(
       .replace(/-[0-9a-f]{12}$/, "") || "image";
     cropper?.destroy();
     ready = false;
+    pending = false;
     picture.src = URL.createObjectURL(chosen);
     crop.hidden = false;
     ratios.hidden = false;
@@ -108,6 +111,7 @@ export async function chooseImage(
         background: false,
         ready: () => {
           ready = true;
+          if (pending) dialog.close("apply");
         },
       });
     }, { once: true });
@@ -163,10 +167,14 @@ export async function chooseImage(
   // it is ready, and nothing typed is thrown away before.
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    if (!cropper || !ready) {
-      error.textContent = cropper
-        ? "The image is still loading: press Enter again in a moment."
-        : "Choose an image file first.";
+    if (picture.getAttribute("src") === null) {
+      error.textContent = "Choose an image file first.";
+      file.focus();
+      return;
+    }
+    if (!ready) {
+      pending = true;
+      error.textContent = "";
       return;
     }
     dialog.close("apply");

@@ -9,9 +9,9 @@
  * @module
  */
 
-import type { RichText } from "./rich_text.ts";
-import { h } from "./ui.ts";
-import { editLink } from "./views/link_dialog.ts";
+import type { RichText } from "../rich_text.ts";
+import { h } from "../ui.ts";
+import { editLink } from "./link_dialog.ts";
 
 /** One button of the toolbar. */
 export interface ToolbarAction {
