@@ -187,7 +187,7 @@ dialog[aria-invalid], dialog input[aria-invalid="true"] { border-color: #b91c1c;
 @media (max-width: 480px) { .clash .sides { grid-template-columns: 1fr; } }
 dialog { max-height: calc(100vh - 24px); overflow: auto; }
 @media (max-width: 480px) { .bar { gap: 6px; padding: 8px; bottom: 8px; } .bar .hint { display: none; } .bar .title { display: none; } }
-.crop { height: min(420px, 45vh); background: #f3f4f6; border-radius: 8px; overflow: hidden; }
+.crop { height: min(420px, 45vh, 75vw); background: #f3f4f6; border-radius: 8px; overflow: hidden; }
 .crop img { display: block; max-width: 100%; }
 .ratios { display: flex; gap: 6px; flex-wrap: wrap; align-items: center; }
 .ratios button[aria-pressed="true"] { background: #dbeafe; border-color: #1d4ed8; }
