@@ -217,6 +217,14 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
       const body = page.getByRole("textbox", { name: /^Edit sections 1 body/ });
       await body.click();
       await page.keyboard.press("Control+End");
+      // The toolbar is one Tab stop.
+      assert.deepEqual(
+        await page.locator('[role="toolbar"] button').evaluateAll((buttons) =>
+          buttons.map((button) => button.getAttribute("tabindex"))
+            .filter((index) => index === "0").length
+        ),
+        1,
+      );
       await page.keyboard.type(" Extra");
       await waitStatus(page, "1 unsaved change");
       await page.keyboard.press("Control+z");
@@ -236,6 +244,12 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
         await region(page, "Edit title").innerText(),
         "Small sites, edited in place now",
       );
+      // Outside a field (the focus on the bar), Ctrl+Z and Shift+Ctrl+Z
+      // step through the session too.
+      await page.keyboard.press("Control+z");
+      await waitStatus(page, "No unsaved changes");
+      await page.keyboard.press("Shift+Control+z");
+      await waitStatus(page, "1 unsaved change");
       await page.getByRole("button", { name: "Discard all" }).click();
       await shoot(page, "discard-all");
       await page.getByRole("dialog").getByRole("button", {
