@@ -261,7 +261,7 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
   );
 
   await t.step(
-    "4. and 6. Someone else publishes; after a reload the draft is offered and Keep mine publishes what does not clash, then the message box is empty and the next commit has the next message",
+    "4. Someone else publishes; after a reload the draft is offered and Keep mine publishes what does not clash; the next commit has the next message",
     async () => {
       await typeAtEnd(page, "Edit sections 3 heading", " (mine)");
       await waitStatus(page, "1 unsaved change");
@@ -295,7 +295,7 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
   );
 
   await t.step(
-    "5. Both changed the same field: the dialog shows both values; choosing theirs publishes the rest",
+    "5. and 6. Both changed the same field: the dialog shows both values; choosing theirs publishes the rest; then the message box is empty and the next commit has the next message",
     async () => {
       const theirs = await openEditor(browser, site);
       await typeAtEnd(theirs, "Edit title", " (theirs)");
@@ -325,6 +325,17 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
         "Content stays in the repository (mine)",
       );
       assert.equal(await lastCommit(site), "Mine over theirs");
+      // 6. After this Keep-mine publish the box is empty, and the next
+      // commit has the next message.
+      assert.equal(
+        await page.getByLabel("Message", { exact: true }).inputValue(),
+        "",
+      );
+      await typeAtEnd(page, "Edit sections 2 heading", ".");
+      await page.getByLabel("Message", { exact: true }).fill("After keep mine");
+      await page.getByLabel("Message", { exact: true }).press("Enter");
+      await waitStatus(page, "Published");
+      assert.equal(await lastCommit(site), "After keep mine");
       await theirs.context().close();
     },
   );
