@@ -172,7 +172,7 @@ async function open(client: Client): Promise<void> {
     await publishWith(() => session.publish(client));
   };
 
-  const askDiscard = async (question: string, yes: string) =>
+  const askDiscard = async (question: string, yes: string, after: string) =>
     await showDialog(
       root,
       messageDialog(question, [
@@ -181,7 +181,7 @@ async function open(client: Client): Promise<void> {
           {},
           `You have ${session.count} unsaved change${
             session.count === 1 ? "" : "s"
-          }.`,
+          }. ${after}`,
         ),
       ], [
         { label: "Cancel", value: "cancel" },
@@ -195,7 +195,11 @@ async function open(client: Client): Promise<void> {
     discardAll: async () => {
       if (
         session.count > 0 &&
-        await askDiscard("Discard all unsaved changes?", "Discard all")
+        await askDiscard(
+          "Discard all unsaved changes?",
+          "Discard all",
+          "They cannot be brought back.",
+        )
       ) session.discardAll();
     },
     publish: () => void publish(),
@@ -205,6 +209,7 @@ async function open(client: Client): Promise<void> {
         !await askDiscard(
           "Log out with unsaved changes?",
           "Log out anyway",
+          "They stay in this browser as a draft, offered when you next edit this page.",
         )
       ) return;
       try {
