@@ -86,11 +86,23 @@ export async function renderSite(
   if (source === undefined) return undefined;
   if (!slash) return redirect(url, `${url.pathname}/`);
   let page: Page;
+  let broken = false;
   try {
     pageRules(source);
     page = JSON.parse(source);
   } catch {
-    return html(500, `<!doctype html><title>Error</title><p>${labels.broken}`);
+    // A file that fails the rules (a hand edit in git) still renders, its
+    // rich text as plain text and its links left out, so that an editor can
+    // open it and fix it.
+    broken = true;
+    try {
+      page = JSON.parse(source);
+    } catch {
+      page = {};
+    }
+    if (typeof page !== "object" || page === null || Array.isArray(page)) {
+      page = {};
+    }
   }
   const body = layout({
     lang,
@@ -98,6 +110,7 @@ export async function renderSite(
     path,
     page,
     current: names.join("/"),
+    broken,
   });
   return html(200, request.method === "HEAD" ? null : body);
 }
@@ -119,14 +132,19 @@ interface Media {
 }
 
 function layout(
-  { lang, labels, path, page, current }: {
+  { lang, labels, path, page, current, broken }: {
     lang: string;
     labels: Labels;
     path: string;
     page: Page;
     current: string;
+    broken: boolean;
   },
 ): string {
+  /** Rich text as it is, or as plain text when the file fails the rules. */
+  const rich = (value: unknown) =>
+    typeof value !== "string" ? "" : broken ? text(value) : value;
+  const str = (value: unknown) => typeof value === "string" ? value : "";
   const nav = [["home", labels.home, `/${lang}/`], [
     "about",
     labels.about,
@@ -146,16 +164,19 @@ function layout(
       LANGUAGES[code]?.name
     }">${code.toUpperCase()}</a>`;
   }).join("");
-  const sections = (page.sections ?? []).map((section, index) => `
+  const sections = (Array.isArray(page.sections) ? page.sections : []).map((
+    section,
+    index,
+  ) => `
       <section class="card"${section.id ? ` id="${text(section.id)}"` : ""}>
         <h2 data-inpage-text="/sections/${index}/heading">${
-    text(section.heading ?? "")
+    text(str(section.heading))
   }</h2>
         <div class="prose" data-inpage-html="/sections/${index}/body">${
-    section.body ?? ""
+    rich(section.body)
   }</div>
       </section>`).join("");
-  const image = page.image
+  const image = page.image && typeof page.image.src === "string"
     ? `<figure class="picture"><img data-inpage-image="/image" src="/images/${
       text(page.image.src)
     }"${page.image.width ? ` width="${page.image.width}"` : ""}${
@@ -164,15 +185,15 @@ function layout(
     : "";
   const cta = page.cta?.link
     ? `<p><a class="button"${
-      spread(page.cta.link)
-    } data-inpage-text="/cta/text">${text(page.cta.text ?? "")}</a></p>`
+      broken ? "" : spread(page.cta.link)
+    } data-inpage-text="/cta/text">${text(str(page.cta.text))}</a></p>`
     : "";
   return `<!doctype html>
 <html lang="${lang}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${text(page.title ?? "")} · Inpage Studio</title>
+  <title>${text(str(page.title))} · Inpage Studio</title>
   <link rel="stylesheet" href="/site.css">
   <link rel="icon" href="data:,">
   <script type="module" src="/_inpage/loader.js"></script>
@@ -183,12 +204,16 @@ function layout(
     <nav class="pages">${nav}</nav>
     <nav class="languages" aria-label="Language">${languages}</nav>
   </header>
-  <main data-inpage-page="${path}">
+  ${
+    broken
+      ? `<p class="broken" role="note">${labels.broken}</p>\n  `
+      : ""
+  }<main data-inpage-page="${path}">
     <section class="hero">
       <div class="hero-text">
-        <h1 data-inpage-text="/title">${text(page.title ?? "")}</h1>
+        <h1 data-inpage-text="/title">${text(str(page.title))}</h1>
         <div class="lead prose" data-inpage-html="/lead">${
-    page.lead ?? ""
+    rich(page.lead)
   }</div>
         ${cta}
       </div>
