@@ -8,6 +8,8 @@
  * @module
  */
 
+import { escapeToken } from "../../lib/wire/pointer.ts";
+
 /** Characters no link may hold. */
 const FORBIDDEN = /[\p{Cc}\p{Cf}\p{Cs}\p{Z}\s"<>`\\]/u;
 
@@ -95,9 +97,7 @@ export function refusedHrefs(page: unknown): string[] {
       ? value.map((item, index) => [String(index), item] as const)
       : Object.entries(value);
     for (const [key, child] of entries) {
-      const at = `${pointer}/${
-        key.replaceAll("~", "~0").replaceAll("/", "~1")
-      }`;
+      const at = `${pointer}/${escapeToken(key)}`;
       if (
         key.toLowerCase() === "href" &&
         (typeof child !== "string" || linkProblem(child))
