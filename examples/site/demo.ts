@@ -18,7 +18,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { commitAll, copyTree } from "../../cli/demo_site.ts";
-import { ServeError, startServe } from "../../cli/serve.ts";
+import { startServe } from "../../cli/serve.ts";
+import { ServeError } from "../../cli/site_checkout.ts";
 import { renderSite } from "./render.ts";
 
 /** This example's folder. */
