@@ -153,7 +153,7 @@ async function checkFile(
     written = pageRules(text);
   } catch (error) {
     if (!(error instanceof PageRuleError)) throw error;
-    return fail(error.at, error.reason, error.message + pathHint(text, error));
+    return fail(error.at, error.code, error.message + pathHint(text, error));
   }
   if (new TextEncoder().encode(written).byteLength > CONTENT_MAX) {
     return fail("", "size", `over ${CONTENT_MAX} bytes once written`);
@@ -174,7 +174,7 @@ async function checkFile(
  * file's bare name, the file under `public/images/`.
  */
 function pathHint(text: string, error: PageRuleError): string {
-  if (error.reason !== "media" || !/\/src$/i.test(error.at)) return "";
+  if (error.code !== "media" || !/\/src$/i.test(error.at)) return "";
   let value: unknown = JSON.parse(text);
   for (const token of error.at.split("/").slice(1)) {
     if (typeof value !== "object" || value === null) return "";

@@ -90,6 +90,8 @@ export interface EditorErrorInit {
   at?: string | undefined;
   /** Stable reason of a 422, such as `markup` or `link`. */
   reason?: string | undefined;
+  /** Every problem of a 422 (up to 50, in document order), each `at` and `reason`. */
+  problems?: readonly { at: string; reason: string }[] | undefined;
   /** What a 415 recognised in the bytes, such as `gif`. */
   kind?: string | undefined;
   /** On a 502, the repository's own code (`not_found`, `unauthorized`, `unavailable`). */
@@ -120,6 +122,8 @@ export class EditorError extends Error {
   readonly at: string | undefined;
   /** Stable reason of a 422 (`markup`, `link`, `media`, …). */
   readonly reason: string | undefined;
+  /** Every problem of a 422, up to 50 in document order; the first is `at` and `reason`. */
+  readonly problems: readonly { at: string; reason: string }[] | undefined;
   /** What a 415 recognised (`gif`, `svg`, …). */
   readonly kind: string | undefined;
   /** On a 502, the repository's own code. */
@@ -144,6 +148,7 @@ export class EditorError extends Error {
     this.retryAfter = init.retryAfter;
     this.at = init.at;
     this.reason = init.reason;
+    this.problems = init.problems;
     this.kind = init.kind;
     this.repository = init.repository;
   }
@@ -315,6 +320,7 @@ export function failure(response: Response, body: unknown): EditorError {
     retryAfter: seconds,
     at: fields?.at,
     reason: fields?.reason,
+    problems: fields?.problems,
     kind: fields?.kind,
     repository: status === 502 ? fields?.error : undefined,
   });

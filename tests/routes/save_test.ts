@@ -313,7 +313,11 @@ Deno.test("save answers 422 invalid_content with a JSON Pointer for content that
       await s.save({ path: HOME, content, version: s.version }),
     );
     assert.equal(status, 422, content);
-    assert.deepEqual(body, { error: "invalid_content", at, reason }, content);
+    assert.deepEqual(
+      body,
+      { error: "invalid_content", at, reason, problems: [{ at, reason }] },
+      content,
+    );
   }
   assert.equal(await s.site.read(HOME), HOME_TEXT, "nothing written");
 });

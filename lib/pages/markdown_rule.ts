@@ -1,0 +1,93 @@
+/**
+ * The markdown rule: many templates pass page strings through a markdown
+ * renderer, which turns `[click](javascript:alert(1))` into
+ * `<a href="javascript:alert(1)">`. Each string that could hold markdown link
+ * syntax is read by a real markdown tokenizer (markdown-it, the CommonMark
+ * parser most site generators use or follow), and every target it finds must
+ * pass the link rule (`link_rule.ts`):
+ *
+ * - inline links `[text](target)` and images `![alt](target)`;
+ * - reference definitions `[label]: target`, used or not;
+ * - autolinks `<scheme:…>`, which also hold a `<` and are refused by the
+ *   markup rule first.
+ *
+ * Image targets get the link rule too, not the media rule: the media rule
+ * names a file that the overlay manages (`{ "src": "hills.png" }`, a bare
+ * name a template puts under `/images/`), while a markdown image is written
+ * by the renderer as it stands, so what matters is the URL it loads: a site
+ * path or an `https:`/`http:` URL, never `javascript:` or `data:`.
+ *
+ * The tokenizer runs with `validateLink` accepting everything, so that it
+ * reports the targets markdown-it's own default check would drop (it refuses
+ * `javascript:`, `vbscript:`, `file:` and most `data:` links and leaves the
+ * text as it is) but another renderer would write; with linkify off, since a
+ * bare URL is linked by no default renderer; and only on strings holding `](`
+ * or `]:`, without which CommonMark has no inline link, image or reference
+ * definition (the `]` must be followed at once by `(` or `:`).
+ *
+ * @module
+ */
+
+import markdownIt, { type Env, type MarkdownIt, type Token } from "markdown-it";
+import { isSafeLink } from "./link_rule.ts";
+
+let markdown: MarkdownIt | undefined;
+
+function tokenizer(): MarkdownIt {
+  if (markdown === undefined) {
+    markdown = markdownIt({ html: false, linkify: false });
+    markdown.validateLink = () => true;
+  }
+  return markdown;
+}
+
+/**
+ * Whether a string could hold a markdown link, image or reference definition:
+ * a `]` followed at once by `(` or `:`.
+ *
+ * @param text the string
+ * @returns false when no markdown renderer can find a link target in it
+ */
+export function mayHoldMarkdownLink(text: string): boolean {
+  return text.includes("](") || text.includes("]:");
+}
+
+/**
+ * The first markdown link or image target of a string that the link rule
+ * refuses.
+ *
+ * @param text the string, sanitised
+ * @returns the target, as the renderer would write it, or `undefined`
+ * @example
+ * ```ts
+ * import { unsafeMarkdownTarget } from "./markdown_rule.ts";
+ *
+ * console.assert(
+ *   unsafeMarkdownTarget("[click](javascript:alert(1))") === "javascript:alert(1)",
+ * );
+ * console.assert(unsafeMarkdownTarget("[about](/en/about/)") === undefined);
+ * ```
+ */
+export function unsafeMarkdownTarget(text: string): string | undefined {
+  if (!mayHoldMarkdownLink(text)) return undefined;
+  const env: Env = {};
+  const stack: Token[] = tokenizer().parse(text, env).reverse();
+  for (let token = stack.pop(); token !== undefined; token = stack.pop()) {
+    const target = token.type === "link_open"
+      ? token.attrGet("href")
+      : token.type === "image"
+      ? token.attrGet("src")
+      : null;
+    if (target !== null && !isSafeLink(String(target))) return String(target);
+    const children = token.children;
+    if (children) {
+      for (let index = children.length - 1; index >= 0; index--) {
+        stack.push(children[index] as Token);
+      }
+    }
+  }
+  for (const reference of Object.values(env.references ?? {})) {
+    if (!isSafeLink(reference.href)) return reference.href;
+  }
+  return undefined;
+}
