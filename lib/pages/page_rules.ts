@@ -268,6 +268,9 @@ function refusal(
   let problems = sources[0] ?? [];
   if (sources.length > 1) {
     const page: unknown = JSON.parse(content);
+    const twice = new Set(
+      lists[1]?.map(({ at }) => at),
+    );
     const heads = sources.map(() => 0);
     const seen = new Set<string>();
     problems = [];
@@ -277,7 +280,7 @@ function refusal(
       sources.forEach((source, index) => {
         const head = source[heads[index] as number];
         if (head === undefined) return;
-        if (best === undefined || comesBefore(page, head, best)) {
+        if (best === undefined || comesBefore(page, twice, head, best)) {
           pick = index;
           best = head;
         }
@@ -301,17 +304,29 @@ function refusal(
   return new PageRuleError(first.at, first.code, first.detail + more, problems);
 }
 
-/** Whether a problem comes strictly before another in the page. */
-function comesBefore(page: unknown, a: PageProblem, b: PageProblem): boolean {
+/**
+ * Whether a problem comes strictly before another in the page, `twice`
+ * being the places of keys written twice.
+ */
+function comesBefore(
+  page: unknown,
+  twice: ReadonlySet<string>,
+  a: PageProblem,
+  b: PageProblem,
+): boolean {
   const left = tokens(a.at);
   const right = tokens(b.at);
   const common = commonLength(left, right);
   if (common === Math.min(left.length, right.length)) {
-    if (left.length === right.length) return false;
+    // At one place, a key written twice is written before its value.
+    if (left.length === right.length) {
+      return a.code === "duplicate_key" && b.code !== "duplicate_key";
+    }
     // One place holds the other: the container first, but a key written
-    // twice after what its first occurrence holds.
+    // twice (and the value the walk saw there, its last) after what its
+    // first occurrence holds.
     const outer = left.length < right.length ? a : b;
-    const outerFirst = outer.code !== "duplicate_key";
+    const outerFirst = !twice.has(outer.at);
     return outer === a ? outerFirst : !outerFirst;
   }
   return documentOrder(page, left, right) < 0;
@@ -392,10 +407,13 @@ class PageWalk {
     this.#most = most;
   }
 
+  /** While an object's keys are checked: problems wait for their member. */
+  #holding = false;
+
   /** Records a problem; ends the walk once `most` are found. */
   #report(at: string, code: PageRuleCode, detail: string): void {
     this.problems.push({ at, code, detail });
-    if (this.problems.length >= this.#most) throw STOP;
+    if (!this.#holding && this.problems.length >= this.#most) throw STOP;
   }
 
   /**
@@ -421,6 +439,9 @@ class PageWalk {
     const size = keys.length;
     this.keys += size;
     this.#count(size, place, keys);
+    // The problems of keys and media are listed with their member's value.
+    const mark = this.problems.length;
+    this.#holding = true;
     let names: string[] = keys;
     const roles = new Uint8Array(size);
     let media = false;
@@ -445,11 +466,16 @@ class PageWalk {
       }
     }
     if (media) this.#checkMedia(value, keys, names, roles, place);
+    this.#holding = false;
+    const held = this.problems.length > mark
+      ? this.problems.splice(mark)
+      : undefined;
     // In the order of Object.keys, read at once rather than key by key.
     const values = Object.values(value);
     for (let index = 0; index < size; index++) {
       const child = values[index];
       const name = names[index] as string;
+      if (held !== undefined) this.#release(held, pointer(place, keys[index]));
       const clean = this.#child(
         child,
         keys[index] as string,
@@ -461,6 +487,15 @@ class PageWalk {
       if (clean !== child) target[name] = clean;
     }
     return target;
+  }
+
+  /** Lists the held problems of one member, in the order they were found. */
+  #release(held: PageProblem[], at: string): void {
+    for (const problem of held) {
+      if (problem.at !== at) continue;
+      this.problems.push(problem);
+      if (this.problems.length >= this.#most) throw STOP;
+    }
   }
 
   /** Checks an array's items; returns it, sanitised in place. */
