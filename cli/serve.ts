@@ -17,6 +17,7 @@ import { createDemoSite } from "./demo_site.ts";
 import { createProxy, proxyTarget } from "./proxy.ts";
 import { notFoundResponse, serveStaticFile } from "./static_site.ts";
 import { oneLine } from "../lib/text.ts";
+import { localeFolders, PAGES, ServeError } from "./site_folders.ts";
 
 /** The options of `editor serve`. */
 export interface ServeOptions {
@@ -68,20 +69,7 @@ export interface RunningServe {
   shutdown: () => Promise<void>;
 }
 
-/** An expected failure of `editor serve`: one line, exit code 1. */
-export class ServeError extends Error {
-  /**
-   * Creates the error.
-   *
-   * @param message one line for the user
-   */
-  constructor(message: string) {
-    super(message);
-    this.name = "ServeError";
-  }
-}
-
-const PAGES = "src/content/pages";
+export { localeFolders, ServeError } from "./site_folders.ts";
 
 /**
  * Starts the server; resolves once it listens.
@@ -291,31 +279,6 @@ async function requireSite(root: string): Promise<void> {
       `${root} has no ${PAGES} folder: pass --repo with the site's checkout (or --demo to try a demo site)`,
     );
   }
-}
-
-/**
- * The locale folders of a site: the folder names under
- * `src/content/pages`, sorted.
- *
- * @param root the site's checkout
- * @returns the names
- * @throws {ServeError} when there is none
- */
-export async function localeFolders(root: string): Promise<string[]> {
-  const names: string[] = [];
-  for await (const entry of Deno.readDir(join(root, PAGES))) {
-    if (entry.isDirectory && !entry.name.startsWith(".")) {
-      names.push(entry.name);
-    }
-  }
-  if (names.length === 0) {
-    throw new ServeError(
-      `No locale folders under ${
-        join(root, PAGES)
-      }: create one (e.g. en) or pass --locales`,
-    );
-  }
-  return names.sort();
 }
 
 /**
