@@ -222,6 +222,25 @@ Deno.test("client errors: invalid_content carries at and reason", async () => {
   }
 });
 
+Deno.test("client errors: invalid_content carries every problem, at and reason", async () => {
+  await using s = await signedIn();
+  const { content, version } = await s.client.read(HOME);
+  const page = JSON.parse(content);
+  const error = await failure(
+    s.client.publish({
+      path: HOME,
+      content: { ...page, cta: { link: "javascript:alert(1)" }, z: "<h3>x</h3>" },
+      version,
+    }),
+  );
+  assert.equal(error.code, "invalid_content");
+  assert.equal(error.at, "/cta/link");
+  assert.deepEqual(error.problems, [
+    { at: "/cta/link", reason: "link" },
+    { at: "/z", reason: "markup" },
+  ]);
+});
+
 Deno.test("client errors: unsupported_format carries kind", async () => {
   await using s = await signedIn();
   const gif = new Uint8Array([
