@@ -70,6 +70,9 @@ export function mayHoldMarkdownLink(text: string): boolean {
  */
 export function unsafeMarkdownTarget(text: string): string | undefined {
   if (!mayHoldMarkdownLink(text)) return undefined;
+  if (!text.includes("]:") && inlineTargetsArePlainAndSafe(text)) {
+    return undefined;
+  }
   const env: Env = {};
   const stack: Token[] = tokenizer().parse(text, env).reverse();
   for (let token = stack.pop(); token !== undefined; token = stack.pop()) {
@@ -90,4 +93,41 @@ export function unsafeMarkdownTarget(text: string): string | undefined {
     if (!isSafeLink(reference.href)) return reference.href;
   }
   return undefined;
+}
+
+/** What a plain destination runs to: white space, `)`, or the end. */
+const DESTINATION_END = /[\s)]/;
+/**
+ * A `(` in a destination: CommonMark balances parentheses, so the destination
+ * may run past the first `)`; the tokenizer reads it.
+ */
+const NOT_PLAIN = /\(/;
+
+/**
+ * The fast path, for a string without reference definitions: whether after
+ * every `](` the destination (after spaces, up to white space or `)`)
+ * holds no `(` and passes the link rule. A markdown link or image target can
+ * only start right after a `](` and spaces; CommonMark reads such a
+ * destination as written but for backslash escapes and character
+ * references, and the link rule refuses every `\\` and judges the string
+ * with its references decoded (by the HTML rules, which decode all that
+ * markdown decodes), so when every one passes, every target the tokenizer
+ * would find does too. A line break, a `<` or anything the link rule refuses
+ * sends the string to the tokenizer.
+ */
+function inlineTargetsArePlainAndSafe(text: string): boolean {
+  for (let at = text.indexOf("]("); at >= 0; at = text.indexOf("](", at + 2)) {
+    let start = at + 2;
+    while (text.charCodeAt(start) === 0x20 || text.charCodeAt(start) === 0x09) {
+      start++;
+    }
+    const rest = text.slice(start, start + 2048);
+    const end = rest.search(DESTINATION_END);
+    const destination = end < 0 ? rest : rest.slice(0, end);
+    if (
+      destination === "" || end < 0 || NOT_PLAIN.test(destination) ||
+      !isSafeLink(destination)
+    ) return false;
+  }
+  return true;
 }

@@ -189,6 +189,11 @@ Deno.test("pageRules gives every markdown link, image and reference target the l
       ["[a](data:text/html;base64,PHNjcmlwdD4=)", "link"],
       ["![![y](javascript:1)](/ok.png)", "link"],
       ["Read [this](vbscript:msgbox(1)) *now*", "link"],
+      ["[a](/ok) then [b](javascript:alert(1))", "link"],
+      ["[a](/&#47;evil.example/x)", "link"],
+      ["[a](/\\/evil.example)", "link"],
+      ["[a](\njavascript:alert(1))", "link"],
+      ["[a](https://example.org/?a=1&b=2) [b](&#x6A;avascript:alert(1))", "link"],
       // An autolink holds a `<`: the markup rule refuses it first.
       ["<javascript:alert(1)>", "markup"],
       ["[a](<javascript:alert(1)>)", "markup"],
@@ -200,6 +205,8 @@ Deno.test("pageRules gives every markdown link, image and reference target the l
     const text of [
       "[about](/en/about/) and [home](https://example.org/)",
       "![logo](/images/logo.png)",
+      "[notes](https://example.org/glazes?page=1&sort=new)",
+      "[paren](/wiki/Pottery_(craft))",
       "[mail](mailto:a@example.org) [top](#top)",
       "[r]: /ok\n\n[see][r]",
       "a ] ( b",
