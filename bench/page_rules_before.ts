@@ -20,7 +20,10 @@ import {
   SRC_KEY,
   URL_VALUED,
 } from "../lib/pages/attribute_rule.ts";
-import { lossyNumberPointer, mayHoldLossyNumber } from "../lib/pages/exact_number.ts";
+import {
+  lossyNumberPointer,
+  mayHoldLossyNumber,
+} from "../lib/pages/exact_number.ts";
 import {
   type JsonPlace,
   jsonPointer as pointer,
@@ -29,7 +32,11 @@ import {
 } from "../lib/pages/json_scan.ts";
 import { PageRuleError } from "../lib/pages/page_rule_error.ts";
 import { isSafeLink } from "../lib/pages/link_rule.ts";
-import { isPlainText, markupFailure, UNSAFE_HREF } from "../lib/pages/markup_rule.ts";
+import {
+  isPlainText,
+  markupFailure,
+  UNSAFE_HREF,
+} from "../lib/pages/markup_rule.ts";
 import { isImageName } from "../lib/pages/media_rule.ts";
 import {
   IMAGE_SIDE_MAX,

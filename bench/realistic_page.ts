@@ -40,12 +40,12 @@ export function realisticPage(variant = 0, markdown = false): string {
           `\n\n![A bowl](/images/bowl-${index}.webp)\n\n` +
           `- Clay **prepared** on site\n- Kilns *checked* weekly\n`
         : `<p>We fire our <strong>stoneware</strong> at 1280 °C, ` +
-        `see <a href="/classes/beginners" title="Beginners">the classes</a> ` +
-        `or <a href="https://example.org/glazes?page=${index}&amp;sort=new">` +
-        `our glaze notes</a>.<br>Bookings &amp; questions: ` +
-        `<em>every day</em> but Monday.</p>` +
-        `<ul><li>Clay <b>prepared</b> on site</li><li>Kilns <i>checked</i> ` +
-        `weekly</li></ul>`,
+          `see <a href="/classes/beginners" title="Beginners">the classes</a> ` +
+          `or <a href="https://example.org/glazes?page=${index}&amp;sort=new">` +
+          `our glaze notes</a>.<br>Bookings &amp; questions: ` +
+          `<em>every day</em> but Monday.</p>` +
+          `<ul><li>Clay <b>prepared</b> on site</li><li>Kilns <i>checked</i> ` +
+          `weekly</li></ul>`,
       image: {
         src: `bowl-${index}.webp`,
         width: 1200,
@@ -68,4 +68,3 @@ export function realisticPage(variant = 0, markdown = false): string {
   }
   return JSON.stringify(page);
 }
-

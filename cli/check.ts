@@ -248,7 +248,9 @@ async function checkFile(
       undefined
     );
     if (!image?.isFile) {
-      failures.push(...fail(pointer, "missing_image", `no file ${IMAGES}/${src}`));
+      failures.push(
+        ...fail(pointer, "missing_image", `no file ${IMAGES}/${src}`),
+      );
     }
   }
   return failures;

@@ -26,6 +26,7 @@ import {
   type ErrorBody,
   errorBody,
   okAnswer,
+  type PageProblemBody,
   type SaveAnswer,
   saveAnswer,
   type UploadAnswer,
@@ -37,6 +38,7 @@ export type {
   ErrorBody,
   ImageKind,
   InvalidReason,
+  PageProblemBody,
   SaveAnswer,
   UploadAnswer,
 } from "../lib/wire/mod.ts";
@@ -91,7 +93,7 @@ export interface EditorErrorInit {
   /** Stable reason of a 422, such as `markup` or `link`. */
   reason?: string | undefined;
   /** Every problem of a 422 (up to 50, in document order), each `at` and `reason`. */
-  problems?: readonly { at: string; reason: string }[] | undefined;
+  problems?: readonly PageProblemBody[] | undefined;
   /** What a 415 recognised in the bytes, such as `gif`. */
   kind?: string | undefined;
   /** On a 502, the repository's own code (`not_found`, `unauthorized`, `unavailable`). */
@@ -123,7 +125,7 @@ export class EditorError extends Error {
   /** Stable reason of a 422 (`markup`, `link`, `media`, …). */
   readonly reason: string | undefined;
   /** Every problem of a 422, up to 50 in document order; the first is `at` and `reason`. */
-  readonly problems: readonly { at: string; reason: string }[] | undefined;
+  readonly problems: readonly PageProblemBody[] | undefined;
   /** What a 415 recognised (`gif`, `svg`, …). */
   readonly kind: string | undefined;
   /** On a 502, the repository's own code. */

@@ -180,7 +180,9 @@ function listText(items: readonly unknown[]): string {
 export function forbiddenKeyWhy(key: string): string {
   const character = NOT_IN_NAME.exec(key)?.[0];
   if (character !== undefined) {
-    return `holds the character ${JSON.stringify(character)}, which can end an attribute name or carry a value in HTML`;
+    return `holds the character ${
+      JSON.stringify(character)
+    }, which can end an attribute name or carry a value in HTML`;
   }
   for (const part of key.toLowerCase().split(NAME_END)) {
     if (part === "style") {

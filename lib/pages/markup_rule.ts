@@ -246,7 +246,9 @@ class MarkupCheck implements TokenizerCallbacks {
     const name = allowedName(text, start, end);
     if (name === undefined) {
       return this.#fail(
-        `Tag <${shownName(text, start, end)}> is outside the allowlist (${ALLOWED_TAGS})`,
+        `Tag <${
+          shownName(text, start, end)
+        }> is outside the allowlist (${ALLOWED_TAGS})`,
       );
     }
     const after = text.charCodeAt(end);

@@ -242,7 +242,9 @@ export function pageRules(
     found.length > 0 || walk.keys !== membersWritten(content, walk.colons)
       ? duplicateKeys(content, most)
       : [];
-  const numbers = mayHoldLossyNumber(content) ? lossyNumbers(content, most) : [];
+  const numbers = mayHoldLossyNumber(content)
+    ? lossyNumbers(content, most)
+    : [];
   if (found.length + duplicates.length + numbers.length > 0) {
     throw refusal(content, [found, duplicates, numbers], most);
   }
@@ -340,9 +342,11 @@ function commonLength(a: string[], b: string[]): number {
 
 /** The reference tokens of a JSON Pointer. */
 function tokens(pointer: string): string[] {
-  return pointer === "" ? [] : pointer.slice(1).split("/").map((token) =>
-    token.replaceAll("~1", "/").replaceAll("~0", "~")
-  );
+  return pointer === ""
+    ? []
+    : pointer.slice(1).split("/").map((token) =>
+      token.replaceAll("~1", "/").replaceAll("~0", "~")
+    );
 }
 
 /**
@@ -366,9 +370,10 @@ function documentOrder(page: unknown, a: string[], b: string[]): number {
       };
       return at(left) - at(right);
     }
-    node = typeof node === "object" && node !== null && Object.hasOwn(node, left)
-      ? (node as Record<string, unknown>)[left]
-      : undefined;
+    node =
+      typeof node === "object" && node !== null && Object.hasOwn(node, left)
+        ? (node as Record<string, unknown>)[left]
+        : undefined;
   }
 }
 
@@ -635,7 +640,9 @@ class PageWalk {
       this.#report(
         pointer(place, key),
         "link",
-        `markdown link target ${shownValue(target)} is not allowed: ${LINK_ALLOWED}`,
+        `markdown link target ${
+          shownValue(target)
+        } is not allowed: ${LINK_ALLOWED}`,
       );
     }
   }
@@ -752,7 +759,9 @@ class PageWalk {
       this.#report(
         at,
         "id",
-        `id ${shownValue(id)} does not match ${ID.source}: a letter or digit, then letters, digits, _ or -, 64 at most`,
+        `id ${
+          shownValue(id)
+        } does not match ${ID.source}: a letter or digit, then letters, digits, _ or -, 64 at most`,
       );
       return;
     }

@@ -189,7 +189,10 @@ Deno.test("editor check writes file names safe for a terminal and for CI annotat
     "sep\u2028line.json",
   ];
   for (const name of hostile) {
-    await Deno.writeTextFile(join(site.root, "src/content/pages/en", name), "{}");
+    await Deno.writeTextFile(
+      join(site.root, "src/content/pages/en", name),
+      "{}",
+    );
   }
   const run = await runCli(["check", "--repo", site.root]);
   assert.equal(run.code, 1);
@@ -209,7 +212,9 @@ Deno.test("editor check writes file names safe for a terminal and for CI annotat
   );
   assert.ok(
     lines.some((line) =>
-      line.startsWith("src/content/pages/en/esc\\x1b[31mred\\x1b]0;title\\x07.json: ")
+      line.startsWith(
+        "src/content/pages/en/esc\\x1b[31mred\\x1b]0;title\\x07.json: ",
+      )
     ),
     run.stdout,
   );
@@ -220,11 +225,21 @@ Deno.test("editor check refuses a page that is not UTF-8 or starts with a byte o
   const pages = join(site.root, "src/content/pages/en");
   await Deno.writeFile(
     join(pages, "latin.json"),
-    new Uint8Array([...new TextEncoder().encode('{"title":"caf'), 0xe9, 0x22, 0x7d]),
+    new Uint8Array([
+      ...new TextEncoder().encode('{"title":"caf'),
+      0xe9,
+      0x22,
+      0x7d,
+    ]),
   );
   await Deno.writeFile(
     join(pages, "bom.json"),
-    new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"title":"Hi"}')]),
+    new Uint8Array([
+      0xef,
+      0xbb,
+      0xbf,
+      ...new TextEncoder().encode('{"title":"Hi"}'),
+    ]),
   );
   const run = await runCli(["check", "--repo", site.root]);
   assertFailed(run, [
@@ -263,13 +278,20 @@ Deno.test("editor check on a pages folder with only .md files exits 1 with a sen
   const root = await Deno.makeTempDir({ prefix: "editor-check-md-" });
   try {
     await Deno.mkdir(join(root, "src/content/pages"), { recursive: true });
-    await Deno.writeTextFile(join(root, "src/content/pages/about.md"), "# About\n");
-    await Deno.writeTextFile(join(root, "src/content/pages/index.mdx"), "# Home\n");
+    await Deno.writeTextFile(
+      join(root, "src/content/pages/about.md"),
+      "# About\n",
+    );
+    await Deno.writeTextFile(
+      join(root, "src/content/pages/index.mdx"),
+      "# Home\n",
+    );
     const run = await runCli(["check", "--repo", root]);
     assert.deepEqual(run, {
       code: 1,
       stdout: "",
-      stderr: "src/content/pages/about.md: not a page file (page files are .json): not checked\n" +
+      stderr:
+        "src/content/pages/about.md: not a page file (page files are .json): not checked\n" +
         "src/content/pages/index.mdx: not a page file (page files are .json): not checked\n" +
         "No page file found under src/content/pages: page files go in src/content/pages/{lang}/{page}.json (e.g. src/content/pages/en/home.json): JSON, one file per page\n",
     });
@@ -287,7 +309,11 @@ Deno.test("editor check on a pages folder with only .md files exits 1 with a sen
 
 Deno.test("editor check loads nothing of editor serve", async () => {
   const graph = new Deno.Command(Deno.execPath(), {
-    args: ["info", "--json", new URL("../../cli/check.ts", import.meta.url).pathname],
+    args: [
+      "info",
+      "--json",
+      new URL("../../cli/check.ts", import.meta.url).pathname,
+    ],
     stdout: "piped",
     stderr: "null",
   });
@@ -297,7 +323,9 @@ Deno.test("editor check loads nothing of editor serve", async () => {
   }).modules.map(({ specifier }) => specifier);
   assert.ok(modules.some((name) => name.endsWith("/cli/check.ts")));
   assert.deepEqual(
-    modules.filter((name) => /\/cli\/(serve|proxy|static_site)\.ts$/.test(name)),
+    modules.filter((name) =>
+      /\/cli\/(serve|proxy|static_site)\.ts$/.test(name)
+    ),
     [],
   );
 });

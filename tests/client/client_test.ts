@@ -229,7 +229,11 @@ Deno.test("client errors: invalid_content carries every problem, at and reason",
   const error = await failure(
     s.client.publish({
       path: HOME,
-      content: { ...page, cta: { link: "javascript:alert(1)" }, z: "<h3>x</h3>" },
+      content: {
+        ...page,
+        cta: { link: "javascript:alert(1)" },
+        z: "<h3>x</h3>",
+      },
       version,
     }),
   );

@@ -37,17 +37,19 @@ function accepted(page: unknown): void {
 
 Deno.test("pageRules collects every problem of a page, in document order", () => {
   assert.deepEqual(
-    places(JSON.stringify({
-      title: "<h3>Hi</h3>",
-      hero: { src: "Banner.PNG", width: 1200.5, height: 0, alt: "<b>x</b>" },
-      onclick: "x",
-      sections: [
-        { id: "a", link: { href: "javascript:alert(1)" } },
-        { id: "a", body: "[click](javascript:alert(1))" },
-        { id: "not valid!", url: "javascript:void(0)" },
-      ],
-      n: 0,
-    }).replace('"n":0', '"n":1e400')),
+    places(
+      JSON.stringify({
+        title: "<h3>Hi</h3>",
+        hero: { src: "Banner.PNG", width: 1200.5, height: 0, alt: "<b>x</b>" },
+        onclick: "x",
+        sections: [
+          { id: "a", link: { href: "javascript:alert(1)" } },
+          { id: "a", body: "[click](javascript:alert(1))" },
+          { id: "not valid!", url: "javascript:void(0)" },
+        ],
+        n: 0,
+      }).replace('"n":0', '"n":1e400'),
+    ),
     [
       ["/title", "markup"],
       ["/hero/src", "media"],
@@ -67,7 +69,9 @@ Deno.test("pageRules collects every problem of a page, in document order", () =>
 
 Deno.test("pageRules merges keys written twice and numbers that change into document order", () => {
   assert.deepEqual(
-    places('{"a":1,"a":2,"b":"<x>","c":{"d":12345678901234567890,"e":[1,"<y>"]},"f":{"g":1,"g":2}}'),
+    places(
+      '{"a":1,"a":2,"b":"<x>","c":{"d":12345678901234567890,"e":[1,"<y>"]},"f":{"g":1,"g":2}}',
+    ),
     [
       ["/a", "duplicate_key"],
       ["/b", "markup"],
@@ -117,7 +121,10 @@ Deno.test("pageRules ends the walk at what must end it: not JSON, not an object,
   const deep = "[".repeat(50_000) + "]".repeat(50_000);
   const found = places(`{"a":"<x>","deep":${deep},"b":"<y>"}`);
   const depth = "/deep" + "/0".repeat(PAGE_DEPTH_MAX - 1);
-  assert.deepEqual(found, [["/a", "markup"], [depth, "depth"], ["/b", "markup"]]);
+  assert.deepEqual(found, [["/a", "markup"], [depth, "depth"], [
+    "/b",
+    "markup",
+  ]]);
 });
 
 Deno.test("pageRules refuses a string under any key that is itself a javascript: URL, after the link rule's handling", () => {
@@ -145,9 +152,17 @@ Deno.test("pageRules refuses a string under any key that is itself a javascript:
     ]
   ) {
     for (const key of ["link", "url", "button", "title", "to"]) {
-      assert.deepEqual(places({ [key]: hostile }), [[`/${key}`, "link"]], `${key}: ${hostile}`);
+      assert.deepEqual(
+        places({ [key]: hostile }),
+        [[`/${key}`, "link"]],
+        `${key}: ${hostile}`,
+      );
     }
-    assert.deepEqual(places({ links: [hostile] }), [["/links/0", "link"]], hostile);
+    assert.deepEqual(
+      places({ links: [hostile] }),
+      [["/links/0", "link"]],
+      hostile,
+    );
     assert.ok(isScriptUrl(hostile), hostile);
   }
 });
@@ -170,7 +185,11 @@ Deno.test("pageRules passes ordinary text with a colon under any key", () => {
       "d:",
     ]
   ) {
-    accepted({ title: text, link: text.startsWith("d") ? "/ok" : "#x", items: [text] });
+    accepted({
+      title: text,
+      link: text.startsWith("d") ? "/ok" : "#x",
+      items: [text],
+    });
     assert.equal(isScriptUrl(text), false, text);
   }
 });
@@ -193,7 +212,10 @@ Deno.test("pageRules gives every markdown link, image and reference target the l
       ["[a](/&#47;evil.example/x)", "link"],
       ["[a](/\\/evil.example)", "link"],
       ["[a](\njavascript:alert(1))", "link"],
-      ["[a](https://example.org/?a=1&b=2) [b](&#x6A;avascript:alert(1))", "link"],
+      [
+        "[a](https://example.org/?a=1&b=2) [b](&#x6A;avascript:alert(1))",
+        "link",
+      ],
       // An autolink holds a `<`: the markup rule refuses it first.
       ["<javascript:alert(1)>", "markup"],
       ["[a](<javascript:alert(1)>)", "markup"],
@@ -240,15 +262,24 @@ Deno.test("pageRules names what is wrong in each problem's detail", () => {
   const [width] = detail({ image: { src: "a.png", width: 1200.5 } });
   assert.equal(width, "width 1200.5 must be a whole number from 1 to 10,000");
   const [id] = detail({ id: "Hello World" });
-  assert.match(id as string, /^id "Hello World" does not match \^\[A-Za-z0-9\]/);
+  assert.match(
+    id as string,
+    /^id "Hello World" does not match \^\[A-Za-z0-9\]/,
+  );
   const [twice] = detail({ a: { id: "x" }, b: { id: "x" } });
   assert.equal(twice, 'id "x" is used twice (first at /a/id)');
   const [link] = detail({ href: "javascript:alert(1)" });
   assert.match(link as string, /^link "javascript:alert\(1\)" is not allowed/);
   const [key] = detail({ onClick: "x" });
-  assert.equal(key, 'key "onClick" is read by HTML as the event handler onclick');
+  assert.equal(
+    key,
+    'key "onClick" is read by HTML as the event handler onclick',
+  );
   const [markdown] = detail({ t: "[x](javascript:alert(1))" });
-  assert.match(markdown as string, /^markdown link target "javascript:alert\(1\)"/);
+  assert.match(
+    markdown as string,
+    /^markdown link target "javascript:alert\(1\)"/,
+  );
 });
 
 /**
@@ -339,6 +370,8 @@ Deno.test("every DOMPurify and PayloadsAllTheThings XSS payload as a markdown ta
 });
 
 Deno.test("every PayloadsAllTheThings traversal payload as a markdown target is refused or renders no unsafe link, and never crashes", async () => {
-  const { sent } = await runCorpus(corpusLines("traversal/payloadsallthethings/"));
+  const { sent } = await runCorpus(
+    corpusLines("traversal/payloadsallthethings/"),
+  );
   assert.ok(sent > 80_000, `${sent}`);
 });

@@ -350,7 +350,10 @@ Deno.test("save answers 422 with every problem of the page in document order, up
   });
   // A page with 80 problems: the first 50, in document order.
   const many = JSON.stringify({
-    items: Array.from({ length: 80 }, (_, index) => ({ id: `bad id ${index}` })),
+    items: Array.from(
+      { length: 80 },
+      (_, index) => ({ id: `bad id ${index}` }),
+    ),
   });
   const capped = await answer(
     await s.save({ path: HOME, content: many, version: s.version }),
