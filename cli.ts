@@ -191,10 +191,12 @@ Examples:
 Each .json file under src/content/pages must have a page path of one of the
 locales (src/content/pages/{locale}/{page}.json), pass the page rules that
 /api/save applies (markup, links, ids, keys, media, size), and every media
-src must name a file under public/images/. Each failing file prints one line,
-file: pointer: reason (detail), on standard output.
+src must name a file under public/images/. Every problem of every file prints
+one line, file: pointer: reason (detail), on standard output, the detail naming
+what is wrong; other files there (.md, .mdx) are named as not checked.
 
-Exit code: 0 when every page passes (one summary line), 1 otherwise.
+Exit code: 0 when every page passes (one summary line), 1 otherwise, and 1
+when there is no page file at all.
 
 Examples:
   deno task editor check --repo .
