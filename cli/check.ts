@@ -110,8 +110,8 @@ export async function checkPages(options: CheckOptions): Promise<CheckReport> {
       locales: options.locales ?? await localeFolders(root),
     });
   } catch (error) {
-    if (error instanceof ServeError) throw error;
-    throw new ServeError((error as Error).message);
+    // A locale folder's name may hold anything: the message is made safe.
+    throw new ServeError(safeText((error as Error).message));
   }
   const failures: PageFailure[] = [];
   for (const page of found.pages) {

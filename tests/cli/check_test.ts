@@ -329,3 +329,15 @@ Deno.test("editor check loads nothing of editor serve", async () => {
     [],
   );
 });
+
+Deno.test("editor check writes a locale folder's name safe too when it is not a language code", async () => {
+  await using site = await checkout({
+    "src/content/pages/e\u001b[2Jn\u2028x/home.json": "{}",
+  });
+  const run = await runCli(["check", "--repo", site.root]);
+  assert.equal(run.code, 1);
+  assert.equal(
+    run.stderr,
+    'editor: Locale "e\\\\u001b[2Jn\\u2028x" is not a language code\n',
+  );
+});
