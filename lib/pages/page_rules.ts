@@ -11,10 +11,15 @@
  * that the page is written from what `JSON.parse` made. The walk checks the
  * depth of a container before it looks inside, so it never goes deeper than
  * the cap: a page nested 50,000 levels deep (which `JSON.parse` reads without
- * recursion) is refused at level 33 and never overflows the call stack. Every
- * failure is a {@linkcode PageRuleError} whose `at` is a JSON Pointer
- * (RFC 6901) built from the keys as submitted, naming the first failing place
- * found (`""` for the whole page), and whose `reason` is a stable code.
+ * recursion) is refused at level 33 and never overflows the call stack (the
+ * walk goes one call deeper per level, at most 32, and never enters a
+ * container deeper than the cap). Every problem is collected, in document
+ * order, up to 50: a refusal is a {@linkcode PageRuleError} whose `problems`
+ * each hold a JSON Pointer (RFC 6901) built from the keys as submitted (`""`
+ * for the whole page), a stable `code` and a `detail` naming what is wrong,
+ * and whose `at` and `code` are the first problem's. The walk ends at a text
+ * that is not JSON or whose top level is not an object, and at the value past
+ * the value cap.
  *
  * - Strings, keys included, are sanitised (see {@linkcode sanitiseText}) and
  *   then go through the markup rule (`markup_rule.ts`).
@@ -28,6 +33,11 @@
  * - Every property named `id` is a string `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`,
  *   unique in the page.
  * - Every property named `href` passes the link rule (`link_rule.ts`).
+ * - A string under any other key, or in a list, is never itself a URL whose
+ *   scheme runs script or carries a document (`isScriptUrl`), and every
+ *   markdown link, image and reference target in it passes the link rule
+ *   (`markdown_rule.ts`): templates write such values into `href` or through
+ *   a markdown renderer.
  * - Keys are read as HTML attribute names (`attribute_rule.ts`): `style` and
  *   event handlers (`on…`) are refused in any letter case, and a string under
  *   any other URL-bearing name (`HREF`, `srcset`, `formaction`, `xlink:href`,
