@@ -1,6 +1,8 @@
 /**
  * The whitelist of link targets, applied to every property named `href` in
- * a page and to the `href` attribute of `a` in rich text.
+ * a page, to the `href` attribute of `a` in rich text and to every markdown
+ * link target (`markdown_rule.ts`). Strings under any other key get the
+ * narrower {@linkcode isScriptUrl}: they may not be a URL that runs script.
  *
  * A link is accepted only when it is one of:
  *
