@@ -210,10 +210,12 @@ function addCheck(program: Command, io: CliIo): void {
 Each .json file under ${PAGES_FOLDER} must have a page path of one of the
 locales (${PAGES_FOLDER}/{locale}/{page}.json), pass the page rules that
 ${ROUTES.save.path} applies (markup, links, ids, keys, media, size), and every media
-src must name a file under ${IMAGES_FOLDER}/. Each failing file prints one line,
-file: pointer: reason (detail), on standard output.
+src must name a file under ${IMAGES_FOLDER}/. Every problem of every file prints
+one line, file: pointer: reason (detail), on standard output, the detail naming
+what is wrong; other files there (.md, .mdx) are named as not checked.
 
-Exit code: 0 when every page passes (one summary line), 1 otherwise.
+Exit code: 0 when every page passes (one summary line), 1 otherwise, and 1
+when there is no page file at all.
 
 Examples:
   deno task editor check --repo .

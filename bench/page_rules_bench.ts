@@ -12,64 +12,21 @@
  * its figures are the headline, the first group's (the same page every time)
  * are there to compare.
  *
+ * Collecting every problem against stopping at the first, in one run, on the
+ * same page that passes: `pageRules(content)` (collecting, up to 50),
+ * `pageRules(content, 1)` (the walk stops at its first problem) and the rules
+ * as they were before collecting (`page_rules_before.ts`, a copy of commit
+ * `10d1b2e`'s, without the link check of values under any key and the
+ * markdown rule) as the baseline. The aim: collecting costs at most 10% over
+ * the first-failure path. A last group measures a page whose rich text is
+ * markdown (links and images through the markdown tokenizer).
+ *
  * @module
  */
 
 import { pageRules } from "../lib/pages/page_rules.ts";
-
-const PAGE_BYTES = 100_000;
-
-/**
- * A page of sections with rich text (about half of its bytes), media, links
- * and ids, just under 100,000 bytes of compact JSON.
- */
-function realisticPage(variant = 0): string {
-  const sections: unknown[] = [];
-  const page = {
-    title: "Our workshop — pottery & ceramics",
-    description: "Hand-made stoneware, classes and commissions in the old town",
-    hero: {
-      src: "workshop-front-2024.jpg",
-      width: 1600,
-      height: 900,
-      alt: "The workshop seen from the street",
-    },
-    sections,
-  };
-  for (let index = variant; sections.length < 1000; index++) {
-    const section = {
-      id: `section-${index}`,
-      type: index % 3 === 0 ? "gallery" : "text",
-      heading: `Chapter ${index}: glazes, kilns and patience`,
-      body: `<p>We fire our <strong>stoneware</strong> at 1280 °C, ` +
-        `see <a href="/classes/beginners" title="Beginners">the classes</a> ` +
-        `or <a href="https://example.org/glazes?page=${index}&amp;sort=new">` +
-        `our glaze notes</a>.<br>Bookings &amp; questions: ` +
-        `<em>every day</em> but Monday.</p>` +
-        `<ul><li>Clay <b>prepared</b> on site</li><li>Kilns <i>checked</i> ` +
-        `weekly</li></ul>`,
-      image: {
-        src: `bowl-${index}.webp`,
-        width: 1200,
-        height: 800,
-        alt: `Bowl number ${index}, celadon glaze`,
-      },
-      links: [
-        { label: "Contact", href: "mailto:hello@example.org" },
-        { label: "Call us", href: "tel:+33123456789" },
-        { label: "Top", href: "#top" },
-      ],
-      published: index % 2 === 0,
-      order: index,
-    };
-    sections.push(section);
-    if (new TextEncoder().encode(JSON.stringify(page)).length > PAGE_BYTES) {
-      sections.pop();
-      break;
-    }
-  }
-  return JSON.stringify(page);
-}
+import { pageRulesBefore } from "./page_rules_before.ts";
+import { realisticPage } from "./realistic_page.ts";
 
 const content = realisticPage();
 /** Pages whose strings all differ from one another, published in turn. */
@@ -112,5 +69,57 @@ Deno.bench({
   group: "publish-100kb-different-pages",
   fn() {
     pageRules(variants[next++ % variants.length] as string);
+  },
+});
+
+Deno.bench({
+  name: "rules before collecting (10d1b2e), first failure (baseline)",
+  group: "collect-vs-first-100kb",
+  baseline: true,
+  fn() {
+    pageRulesBefore(content);
+  },
+});
+
+Deno.bench({
+  name: "pageRules, stopping at the first problem",
+  group: "collect-vs-first-100kb",
+  fn() {
+    pageRules(content, 1);
+  },
+});
+
+Deno.bench({
+  name: "pageRules, collecting every problem",
+  group: "collect-vs-first-100kb",
+  fn() {
+    pageRules(content);
+  },
+});
+
+const markdownPage = realisticPage(0, true);
+
+Deno.bench({
+  name: "JSON.parse + JSON.stringify (baseline), markdown page",
+  group: "publish-100kb-markdown",
+  baseline: true,
+  fn() {
+    JSON.stringify(JSON.parse(markdownPage), null, 2);
+  },
+});
+
+Deno.bench({
+  name: "rules before collecting (10d1b2e), markdown page",
+  group: "publish-100kb-markdown",
+  fn() {
+    pageRulesBefore(markdownPage);
+  },
+});
+
+Deno.bench({
+  name: "pageRules, markdown page (every link through the tokenizer)",
+  group: "publish-100kb-markdown",
+  fn() {
+    pageRules(markdownPage);
   },
 });

@@ -1,9 +1,13 @@
 /**
  * `editor check`: the publish rules, run on every page file of a checkout,
  * for a site's own CI. Each file under `src/content/pages` that ends in
- * `.json` must have a page path of one of the locales, stay within the
- * content size cap, and pass the same page rules as `/api/save`; every
- * media `src` must name a file under `public/images/`.
+ * `.json` must be a regular file (not a symbolic link, a FIFO or a device),
+ * have a page path of one of the locales, be UTF-8 without a byte order mark
+ * (what `/api/save` writes), stay within the content size cap, and pass the
+ * same page rules as `/api/save`; every media `src` must name a file under
+ * `public/images/`. Every problem of every file is reported, each with a
+ * detail naming what is wrong; other files in the pages folder (`.md`,
+ * `.mdx`, …) are named as not checked.
  *
  * @module
  */
@@ -11,7 +15,11 @@
 import { join, relative, sep } from "node:path";
 import { checkLocales } from "../lib/pages/locales.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
-import { PageRuleError, pageRules } from "../lib/pages/page_rules.ts";
+import {
+  type PageProblem,
+  PageRuleError,
+  pageRules,
+} from "../lib/pages/page_rules.ts";
 import { localeFolders, ServeError } from "./site_checkout.ts";
 import { escapeToken, getPointer } from "../lib/wire/pointer.ts";
 import {
@@ -28,7 +36,7 @@ export interface CheckOptions {
   locales?: string[] | undefined;
 }
 
-/** One page file that fails, and where. */
+/** One problem of a page file, and where. */
 export interface PageFailure {
   /** The file's path in the checkout, with `/` separators. */
   file: string;
@@ -37,22 +45,27 @@ export interface PageFailure {
   /**
    * A stable code: the 422 `reason` of `/api/save` (`duplicate_id`,
    * `markup`, `link`, `media`, …), or `path`, `size`, `symlink`,
-   * `missing_image`.
+   * `not_regular`, `encoding`, `missing_image`.
    */
   reason: string;
-  /** One sentence for a person. */
+  /** What is wrong, naming it, for a person. */
   detail: string;
 }
 
 /** What `editor check` found. */
 export interface CheckReport {
-  /** The page files checked. */
+  /** The page files checked (`.json` files under `src/content/pages`). */
   files: number;
-  /** The locales they were checked against. */
+  /** The locales they were checked against (none when no page file was found). */
   locales: readonly string[];
-  /** The failures, at most one per file, by file path. */
+  /** Every problem, by file path, then in document order. */
   failures: PageFailure[];
+  /** Other files in the pages folder (`.md`, `.mdx`, …), not checked. */
+  unchecked: string[];
 }
+
+/** The byte order mark, which `/api/save` never writes. */
+const BOM = [0xef, 0xbb, 0xbf];
 
 /**
  * Runs the publish rules on every page file of a checkout.
@@ -87,49 +100,88 @@ export async function checkPages(options: CheckOptions): Promise<CheckReport> {
       `${root} has no ${PAGES} folder: pass --repo with the site's checkout`,
     );
   }
+  const found: Found = { pages: [], others: [] };
+  await listFolder(root, pages, found);
+  found.pages.sort((a, b) => compare(a.file, b.file));
+  const unchecked = found.others.sort(compare);
+  if (found.pages.length === 0) {
+    return { files: 0, locales: [], failures: [], unchecked };
+  }
   let locales: readonly string[];
   try {
     locales = checkLocales({
       locales: options.locales ?? await localeFolders(root),
     });
   } catch (error) {
-    if (error instanceof ServeError) throw error;
-    throw new ServeError((error as Error).message);
+    // A locale folder's name may hold anything: the message is made safe.
+    throw new ServeError(safeText((error as Error).message));
   }
-  const files = (await pageFiles(pages)).map((file) =>
-    relative(root, file).split(sep).join("/")
-  ).sort();
   const failures: PageFailure[] = [];
-  for (const file of files) {
-    const failure = await checkFile(root, file, locales);
-    if (failure) failures.push(failure);
+  for (const page of found.pages) {
+    failures.push(...await checkFile(root, page, locales));
   }
-  return { files: files.length, locales, failures };
+  return { files: found.pages.length, locales, failures, unchecked };
 }
 
-/** Every `.json` file under a folder, dot entries left out. */
-async function pageFiles(folder: string): Promise<string[]> {
-  const found: string[] = [];
+/** A `.json` entry under the pages folder, and what kind of file it is. */
+interface PageEntry {
+  /** Its path in the checkout, with `/` separators. */
+  file: string;
+  /** A regular file, a symbolic link, or anything else (a FIFO, a device…). */
+  kind: "file" | "symlink" | "other";
+}
+
+interface Found {
+  pages: PageEntry[];
+  others: string[];
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * Every `.json` entry under a folder, and the other files; dot entries left
+ * out. Nothing is opened: a FIFO named like a page is only listed.
+ */
+async function listFolder(
+  root: string,
+  folder: string,
+  found: Found,
+): Promise<void> {
   for await (const entry of Deno.readDir(folder)) {
     if (entry.name.startsWith(".")) continue;
     const path = join(folder, entry.name);
-    if (entry.isDirectory) found.push(...await pageFiles(path));
-    else if (entry.name.endsWith(".json")) found.push(path);
+    const file = relative(root, path).split(sep).join("/");
+    if (entry.isDirectory) await listFolder(root, path, found);
+    else if (entry.name.endsWith(".json")) {
+      found.pages.push({
+        file,
+        kind: entry.isSymlink ? "symlink" : entry.isFile ? "file" : "other",
+      });
+    } else found.others.push(file);
   }
-  return found;
 }
 
 async function checkFile(
   root: string,
-  file: string,
+  page: PageEntry,
   locales: readonly string[],
-): Promise<PageFailure | undefined> {
-  const fail = (pointer: string, reason: string, detail: string) => ({
+): Promise<PageFailure[]> {
+  const file = page.file;
+  const fail = (pointer: string, reason: string, detail: string) => [{
     file,
     pointer,
     reason,
     detail,
-  });
+  }];
+  if (page.kind === "other") {
+    return fail(
+      "",
+      "not_regular",
+      "not a regular file (a FIFO, socket or device): not read",
+    );
+  }
   if (!isPagePath(file, locales)) {
     return fail(
       "",
@@ -140,45 +192,104 @@ async function checkFile(
     );
   }
   const path = join(root, file);
-  if ((await Deno.lstat(path)).isSymlink) {
+  const stat = await Deno.lstat(path);
+  if (stat.isSymlink) {
     return fail("", "symlink", "a page file must not be a symbolic link");
+  }
+  if (!stat.isFile) {
+    return fail(
+      "",
+      "not_regular",
+      "not a regular file (a FIFO, socket or device): not read",
+    );
+  }
+  if (stat.size > CONTENT_MAX) {
+    return fail("", "size", `over ${CONTENT_MAX} bytes`);
   }
   const bytes = await Deno.readFile(path);
   if (bytes.byteLength > CONTENT_MAX) {
     return fail("", "size", `over ${CONTENT_MAX} bytes`);
   }
-  const text = new TextDecoder().decode(bytes);
+  if (BOM.every((byte, index) => bytes[index] === byte)) {
+    return fail(
+      "",
+      "encoding",
+      "starts with a byte order mark (BOM), which /api/save never writes",
+    );
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+  } catch {
+    const at = firstInvalidUtf8(bytes);
+    return fail(
+      "",
+      "encoding",
+      `not UTF-8 (byte 0x${
+        (bytes[at] ?? 0).toString(16).toUpperCase().padStart(2, "0")
+      } at offset ${at}): /api/save writes UTF-8 only`,
+    );
+  }
   let written: string;
   try {
     written = pageRules(text);
   } catch (error) {
     if (!(error instanceof PageRuleError)) throw error;
-    return fail(error.at, error.reason, error.message + pathHint(text, error));
+    return error.problems.map((problem) => ({
+      file,
+      pointer: problem.at,
+      reason: problem.code,
+      detail: problem.detail + pathHint(text, problem),
+    }));
   }
   if (new TextEncoder().encode(written).byteLength > CONTENT_MAX) {
     return fail("", "size", `over ${CONTENT_MAX} bytes once written`);
   }
+  const failures: PageFailure[] = [];
   for (const [pointer, src] of mediaSources(JSON.parse(written))) {
     const image = await Deno.stat(join(root, IMAGES, src)).catch(() =>
       undefined
     );
     if (!image?.isFile) {
-      return fail(pointer, "missing_image", `no file ${IMAGES}/${src}`);
+      failures.push(
+        ...fail(pointer, "missing_image", `no file ${IMAGES}/${src}`),
+      );
     }
   }
-  return undefined;
+  return failures;
+}
+
+/** The offset of the first byte that does not read as UTF-8. */
+function firstInvalidUtf8(bytes: Uint8Array): number {
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  let good = 0;
+  let bad = bytes.byteLength;
+  // The longest valid prefix, by halves (a prefix may end inside a character).
+  while (good < bad) {
+    const middle = Math.ceil((good + bad) / 2);
+    let valid = true;
+    try {
+      decoder.decode(bytes.subarray(0, middle), { stream: true });
+      decoder.decode();
+    } catch {
+      valid = false;
+    }
+    if (valid) good = middle;
+    else bad = middle - 1;
+  }
+  return good;
 }
 
 /**
  * For an image named by a path (`/images/hero.jpg`), how to write it: the
  * file's bare name, the file under `public/images/`.
  */
-function pathHint(text: string, error: PageRuleError): string {
-  if (error.reason !== "media" || !/\/src$/i.test(error.at)) return "";
-  const value = getPointer(JSON.parse(text), error.at);
+function pathHint(text: string, problem: PageProblem): string {
+  if (problem.code !== "media" || !/\/src$/i.test(problem.at)) return "";
+  const value = getPointer(JSON.parse(text), problem.at);
   if (typeof value !== "string" || !value.includes("/")) return "";
   const name = value.slice(value.lastIndexOf("/") + 1);
-  return `: ${JSON.stringify(value)} is a path; write the bare name ${
+  return `; write the bare name ${
     JSON.stringify(name)
   } of a file in ${IMAGES}/`;
 }
@@ -200,8 +311,50 @@ function mediaSources(page: unknown): [string, string][] {
 }
 
 /**
+ * Text made safe for one line of a terminal and of a CI log: a backslash is
+ * doubled, and every control character (escape sequences and line breaks
+ * included), format character, line or paragraph separator is written as
+ * an escape (`\\n`, `\\t`, `\\x1b`, `\\u2028`), so that nothing printed
+ * can move the cursor, colour the terminal, or start a new line.
+ *
+ * @param text any text
+ * @returns the text on one line, without control characters
+ */
+function safeText(text: string): string {
+  return text.replace(
+    /[\\\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Cs}]/gu,
+    (char) => {
+      switch (char) {
+        case "\\":
+          return "\\\\";
+        case "\n":
+          return "\\n";
+        case "\r":
+          return "\\r";
+        case "\t":
+          return "\\t";
+      }
+      const code = char.charCodeAt(0);
+      return code < 0x100
+        ? `\\x${code.toString(16).padStart(2, "0")}`
+        : `\\u${code.toString(16).padStart(4, "0")}`;
+    },
+  );
+}
+
+/**
+ * One line as `editor check` prints it, never starting with `::` (a GitHub
+ * Actions workflow command).
+ */
+function safeLine(text: string): string {
+  const line = safeText(text);
+  return line.startsWith("::") ? `\\${line}` : line;
+}
+
+/**
  * One failure as `editor check` prints it: `file: pointer: reason (detail)`,
- * the pointer `(page)` for the whole file.
+ * the pointer `(page)` for the whole file, every part made safe for a
+ * terminal and a CI log ({@linkcode safeText}).
  *
  * @param failure the failure
  * @returns one line, without its line feed
@@ -222,16 +375,23 @@ function mediaSources(page: unknown): [string, string][] {
  * ```
  */
 export function formatFailure(failure: PageFailure): string {
-  // deno-lint-ignore no-control-regex
-  const detail = failure.detail.replace(/[\u0000-\u001f\u007f]+/g, " ");
-  return `${failure.file}: ${
-    failure.pointer || "(page)"
-  }: ${failure.reason} (${detail})`;
+  return safeLine(
+    `${failure.file}: ${failure.pointer || "(page)"}: ${failure.reason} (${
+      failure.detail.replace(/[\r\n]+/g, " ")
+    })`,
+  );
 }
 
+/** What `editor check` says when it finds no page file. */
+const NO_PAGES =
+  "page files go in src/content/pages/{lang}/{page}.json (e.g. src/content/pages/en/home.json): JSON, one file per page";
+
 /**
- * `editor check`: prints one line per failing file on standard output and a
- * count on standard error, or a one-line summary when every page passes.
+ * `editor check`: prints one line per problem on standard output (every
+ * problem of every file) and a count on standard error, or a one-line
+ * summary when every page passes. Files in the pages folder that are not
+ * page files are named on standard error as not checked. No page file at
+ * all is a failure, with a sentence saying where they go.
  *
  * @param options the checkout and its locales
  * @param io where it writes
@@ -258,13 +418,27 @@ export async function checkCommand(
   io: { out: (text: string) => void; err: (text: string) => void },
 ): Promise<number> {
   const report = await checkPages(options);
+  for (const file of report.unchecked) {
+    io.err(
+      safeLine(`${file}: not a page file (page files are .json): not checked`) +
+        "\n",
+    );
+  }
+  if (report.files === 0) {
+    io.err(
+      safeLine(`No page file found under ${PAGES}: ${NO_PAGES}`) + "\n",
+    );
+    return 1;
+  }
   const files = `${report.files} page file${report.files === 1 ? "" : "s"}`;
   for (const failure of report.failures) io.out(formatFailure(failure) + "\n");
   if (report.failures.length > 0) {
+    const failing = new Set(report.failures.map(({ file }) => file)).size;
+    const problems = report.failures.length;
     io.err(
-      `${report.failures.length} of ${files} ${
-        report.failures.length === 1 ? "fails" : "fail"
-      } the page rules\n`,
+      `${failing} of ${files} ${
+        failing === 1 ? "fails" : "fail"
+      } the page rules${problems > failing ? ` (${problems} problems)` : ""}\n`,
     );
     return 1;
   }

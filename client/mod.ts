@@ -26,6 +26,7 @@ import {
   type ErrorBody,
   errorBody,
   okAnswer,
+  type PageProblemBody,
   type SaveAnswer,
   saveAnswer,
   type UploadAnswer,
@@ -37,6 +38,7 @@ export type {
   ErrorBody,
   ImageKind,
   InvalidReason,
+  PageProblemBody,
   SaveAnswer,
   UploadAnswer,
 } from "../lib/wire/mod.ts";
@@ -95,7 +97,7 @@ export interface EditorErrorInit {
   /** What a 415 recognised in the bytes, such as `gif`. */
   kind?: string | undefined;
   /** Every problem of a 422 (up to 50, in document order), when listed. */
-  problems?: ReadonlyArray<{ at: string; reason: string }> | undefined;
+  problems?: readonly PageProblemBody[] | undefined;
   /** On a 502, the repository's own code (`not_found`, `unauthorized`, `unavailable`). */
   repository?: string | undefined;
   /** The underlying failure, for a `network` error. */
@@ -130,7 +132,7 @@ export class EditorError extends Error {
    * Every problem of a 422, in document order: the body's `problems`, or
    * its `at` and `reason` alone when it lists none.
    */
-  readonly problems: ReadonlyArray<{ at: string; reason: string }>;
+  readonly problems: readonly PageProblemBody[];
   /** On a 502, the repository's own code. */
   readonly repository: string | undefined;
 

@@ -114,3 +114,6 @@ export const BUDGETS: Readonly<
   save: { limit: 30, windowMs: 5 * MINUTE },
   upload: { limit: 30, windowMs: 15 * MINUTE },
 });
+
+/** The most problems one refusal of the page rules lists (a 422's `problems`). */
+export const PAGE_PROBLEMS_MAX = 50;

@@ -101,7 +101,7 @@ const PLAN: [RegExp, Step][] = [
     run: "command",
     exit: [1, 0],
     expect: [
-      /^src\/content\/pages\/en\/about\.json: \/image\/src: media \(Page has an image name not allowed: "\/images\/hero\.jpg" is a path; write the bare name "hero\.jpg" of a file in public\/images\/\)$/m,
+      /^src\/content\/pages\/en\/about\.json: \/image\/src: media \(image name not allowed: "\/images\/hero\.jpg" is a path, not a file name; write the bare name "hero\.jpg" of a file in public\/images\/\)$/m,
       /^4 page files checked \(locales en, fr\): all pass the page rules$/m,
     ],
   }],

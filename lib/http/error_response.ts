@@ -31,7 +31,9 @@ export interface MappedError {
  * The HTTP answer of a thrown value: an `HttpError` as it is; an access
  * refusal 429 (a spent budget, busy key checks, with `retry-after`), 401
  * `unauthorized` (no session) or 503 `unavailable` (no KV); a page that
- * breaks the page rules 422 `invalid_content` with `at` and `reason`; bytes
+ * breaks the page rules 422 `invalid_content` with `at` and `reason` (the
+ * first problem) and `problems` (every problem found, up to 50, each `at`
+ * and `reason`: the details stay in the log); bytes
  * that are not an accepted image 415 `unsupported_format` with `kind`; an
  * upload name that cannot be stored 400; an upload form over its cap 413 or
  * unreadable 400; a body that stopped arriving 408; a repository conflict 409; a repository failure 502 with
@@ -51,6 +53,7 @@ export interface MappedError {
  *   error: "invalid_content",
  *   at: "/a",
  *   reason: "key",
+ *   problems: [{ at: "/a", reason: "key" }],
  * });
  * ```
  */
@@ -60,7 +63,12 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof PageRuleError) {
     return new HttpError(
       422,
-      { error: "invalid_content", at: error.at, reason: error.reason },
+      {
+        error: "invalid_content",
+        at: error.at,
+        reason: error.code,
+        problems: error.problems.map(({ at, code }) => ({ at, reason: code })),
+      },
       { detail: error.message },
     );
   }

@@ -163,3 +163,39 @@ function listText(items: readonly unknown[]): string {
       : String(item)
   ).join(",");
 }
+
+/**
+ * Why a key is refused as an attribute name ({@linkcode FORBIDDEN}), in
+ * words naming the character or the attribute HTML reads it as.
+ *
+ * @param key the key, sanitised
+ * @returns the reason, starting with a verb (`is read by HTML as …`)
+ * @example
+ * ```ts
+ * import { forbiddenKeyWhy } from "./attribute_rule.ts";
+ *
+ * console.assert(forbiddenKeyWhy("onClick").includes("event handler"));
+ * ```
+ */
+export function forbiddenKeyWhy(key: string): string {
+  const character = NOT_IN_NAME.exec(key)?.[0];
+  if (character !== undefined) {
+    return `holds the character ${
+      JSON.stringify(character)
+    }, which can end an attribute name or carry a value in HTML`;
+  }
+  for (const part of key.toLowerCase().split(NAME_END)) {
+    if (part === "style") {
+      return `is read by HTML as the style attribute${
+        part === key ? "" : ` (its part ${JSON.stringify(part)})`
+      }`;
+    }
+    if (part === "srcdoc") {
+      return "is read by HTML as srcdoc, a whole document";
+    }
+    if (EVENT_HANDLER.test(part)) {
+      return `is read by HTML as the event handler ${part}`;
+    }
+  }
+  return "is read by HTML as an attribute it refuses";
+}

@@ -1,6 +1,8 @@
 /**
  * The whitelist of link targets, applied to every property named `href` in
- * a page and to the `href` attribute of `a` in rich text.
+ * a page, to the `href` attribute of `a` in rich text and to every markdown
+ * link target (`markdown_rule.ts`). Strings under any other key get the
+ * narrower {@linkcode isScriptUrl}: they may not be a URL that runs script.
  *
  * A link is accepted only when it is one of:
  *
@@ -244,4 +246,57 @@ function collector(handlers: Partial<TokenHandler>): TokenHandler {
     onWhitespaceCharacter: ignore,
     ...handlers,
   };
+}
+
+/**
+ * Schemes that a string under any key may never start with: those that run
+ * script when a template writes the string into an `href`, `src` or
+ * `action` (`javascript:`, and the `vbscript:` and `livescript:` of old
+ * browsers). `data:` is refused when followed by a media type or a comma
+ * (`data:text/html,…`, `data:,…`), the shape of a document.
+ */
+const SCRIPT_SCHEMES = /^(?:javascript|vbscript|livescript):/;
+const DATA_URL = /^data:(?:[a-z]+\/|,|;)/;
+/** What the URL parser strips or skips, and more: any control, format or space. */
+const IGNORED_CHAR = /^[\p{Cc}\p{Cf}\p{Z}\s]$/u;
+/** The first letters a string that is a refused URL may start with. */
+const SCRIPT_FIRST = /^[\p{Cc}\p{Cf}\p{Z}\s]*[jJvVlLdD&]/u;
+
+/**
+ * Whether a string, under whatever key, is itself a URL whose scheme can run
+ * script or carry a document: after the link rule's handling (its
+ * entity-decoded forms, controls, format characters and white space removed
+ * wherever they are, letters in any case) it starts with `javascript:`,
+ * `vbscript:` or `livescript:`, or with `data:` and a media type or a comma.
+ * Ordinary text with a colon (`Note: hello`, `10:30`, `re: x`) is not one.
+ *
+ * @param text the string, sanitised
+ * @returns true when it is such a URL
+ * @example
+ * ```ts
+ * import { isScriptUrl } from "./link_rule.ts";
+ *
+ * console.assert(isScriptUrl(" JaVaScRiPt:alert(1)"));
+ * console.assert(isScriptUrl("&#106;avascript:alert(1)"));
+ * console.assert(!isScriptUrl("Note: hello"));
+ * ```
+ */
+export function isScriptUrl(text: string): boolean {
+  if (!SCRIPT_FIRST.test(text)) return false;
+  if (isScriptForm(text)) return true;
+  if (!text.includes("&")) return false;
+  return isScriptForm(decodeHtmlAttribute(text)) ||
+    isScriptForm(decodeHtmlText(text));
+}
+
+function isScriptForm(text: string): boolean {
+  // Only the start decides: the longest scheme and a media type fit in 64
+  // characters once the ignored ones are skipped, wherever they are.
+  let start = "";
+  for (const char of text) {
+    if (IGNORED_CHAR.test(char)) continue;
+    start += char.toLowerCase();
+    if (start.length >= 64) break;
+  }
+  return SCRIPT_SCHEMES.test(start) || DATA_URL.test(start);
 }

@@ -76,8 +76,9 @@ import {
 const OPENING = /</g;
 
 /**
- * The failure {@link markupFailure} gives for an `a` whose `href` breaks the
- * link rule: the page rules report it as a link, not as markup.
+ * How the failure {@link markupFailure} gives for an `a` whose `href` breaks
+ * the link rule starts (the value follows): the page rules report it as a
+ * link, not as markup.
  */
 export const UNSAFE_HREF = "Attribute href is not a safe link";
 
@@ -243,7 +244,13 @@ class MarkupCheck implements TokenizerCallbacks {
   onopentagname(start: number, end: number): void {
     const text = this.#text;
     const name = allowedName(text, start, end);
-    if (name === undefined) return this.#fail("A tag outside the allowlist");
+    if (name === undefined) {
+      return this.#fail(
+        `Tag <${
+          shownName(text, start, end)
+        }> is outside the allowlist (${ALLOWED_TAGS})`,
+      );
+    }
     const after = text.charCodeAt(end);
     if (
       text.charCodeAt(start - 1) !== 0x3c || (after !== 0x20 && after !== 0x3e)
@@ -268,7 +275,11 @@ class MarkupCheck implements TokenizerCallbacks {
       ? "title"
       : undefined;
     if (tag !== "a" || name === undefined) {
-      return this.#fail(`An attribute outside the allowlist on <${tag}>`);
+      return this.#fail(
+        `Attribute ${
+          shownName(text, start, end)
+        } is not allowed on <${tag}> (only href and title, on <a>)`,
+      );
     }
     if ((name === "href" ? this.#href : this.#title) >= 0) {
       return this.#fail("Markup error duplicate-attribute");
@@ -350,7 +361,9 @@ class MarkupCheck implements TokenizerCallbacks {
     if (name === undefined || open !== name) {
       return this.#fail(
         name === undefined
-          ? "An end tag outside the allowlist"
+          ? `End tag </${
+            shownName(text, start, end)
+          }> is outside the allowlist (${ALLOWED_TAGS})`
           : `End tag </${name}> does not close the open element`,
       );
     }
@@ -371,7 +384,9 @@ class MarkupCheck implements TokenizerCallbacks {
     const value = this.#decode(start, end, true);
     // The tokenizer would turn a carriage return into a line feed, which no
     // link may hold (a reference to one is an error).
-    if (value.includes("\r") || !isSafeLink(value)) return UNSAFE_HREF;
+    if (value.includes("\r") || !isSafeLink(value)) {
+      return `${UNSAFE_HREF}: ${shownValue(value)}`;
+    }
     return undefined;
   }
 
@@ -473,6 +488,36 @@ function allowedName(
       return text.startsWith("strong", start) ? "strong" : undefined;
   }
   return undefined;
+}
+
+/** The allowed tags, as a failure names them. */
+const ALLOWED_TAGS = "allowed: a b strong i em u s small sub sup br p ul ol li";
+
+/**
+ * A tag or attribute name as written, for a failure: at most 32 characters,
+ * controls shown as `?` (the caller makes the whole line safe to print).
+ */
+function shownName(text: string, start: number, end: number): string {
+  const name = text.slice(start, Math.min(end, start + 32));
+  // deno-lint-ignore no-control-regex
+  return name.replace(/[\u0000-\u001f\u007f-\u009f]/g, "?") +
+    (end - start > 32 ? "…" : "");
+}
+
+/**
+ * A value as a failure shows it: quoted as JSON, at most 80 characters of it.
+ *
+ * @param value the value
+ * @returns the value, quoted
+ * @example
+ * ```ts
+ * import { shownValue } from "./markup_rule.ts";
+ *
+ * console.assert(shownValue("a\nb") === '"a\\nb"');
+ * ```
+ */
+export function shownValue(value: string): string {
+  return JSON.stringify(value.length > 80 ? value.slice(0, 80) + "…" : value);
 }
 
 /** How many `<` a string holds. */

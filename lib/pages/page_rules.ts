@@ -11,10 +11,15 @@
  * that the page is written from what `JSON.parse` made. The walk checks the
  * depth of a container before it looks inside, so it never goes deeper than
  * the cap: a page nested 50,000 levels deep (which `JSON.parse` reads without
- * recursion) is refused at level 33 and never overflows the call stack. Every
- * failure is a {@linkcode PageRuleError} whose `at` is a JSON Pointer
- * (RFC 6901) built from the keys as submitted, naming the first failing place
- * found (`""` for the whole page), and whose `reason` is a stable code.
+ * recursion) is refused at level 33 and never overflows the call stack (the
+ * walk goes one call deeper per level, at most 32, and never enters a
+ * container deeper than the cap). Every problem is collected, in document
+ * order, up to 50: a refusal is a {@linkcode PageRuleError} whose `problems`
+ * each hold a JSON Pointer (RFC 6901) built from the keys as submitted (`""`
+ * for the whole page), a stable `code` and a `detail` naming what is wrong,
+ * and whose `at` and `code` are the first problem's. The walk ends at a text
+ * that is not JSON or whose top level is not an object, and at the value past
+ * the value cap.
  *
  * - Strings, keys included, are sanitised (see {@linkcode sanitiseText}) and
  *   then go through the markup rule (`markup_rule.ts`).
@@ -28,6 +33,11 @@
  * - Every property named `id` is a string `^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$`,
  *   unique in the page.
  * - Every property named `href` passes the link rule (`link_rule.ts`).
+ * - A string under any other key, or in a list, is never itself a URL whose
+ *   scheme runs script or carries a document (`isScriptUrl`), and every
+ *   markdown link, image and reference target in it passes the link rule
+ *   (`markdown_rule.ts`): templates write such values into `href` or through
+ *   a markdown renderer.
  * - Keys are read as HTML attribute names (`attribute_rule.ts`): `style` and
  *   event handlers (`on…`) are refused in any letter case, and a string under
  *   any other URL-bearing name (`HREF`, `srcset`, `formaction`, `xlink:href`,
@@ -47,6 +57,7 @@
 import {
   attributeText,
   FORBIDDEN,
+  forbiddenKeyWhy,
   HREF_KEY,
   ID_KEY,
   keyRole,
@@ -55,28 +66,43 @@ import {
   SRC_KEY,
   URL_VALUED,
 } from "./attribute_rule.ts";
-import { lossyNumberPointer, mayHoldLossyNumber } from "./exact_number.ts";
+import { isExactNumber, mayHoldLossyNumber } from "./exact_number.ts";
 import {
   type JsonPlace,
   jsonPointer as pointer,
   scanJson,
   stringEnd,
 } from "./json_scan.ts";
-import { PageRuleError } from "./page_rule_error.ts";
-import { isSafeLink } from "./link_rule.ts";
-import { isPlainText, markupFailure, UNSAFE_HREF } from "./markup_rule.ts";
-import { isImageName } from "./media_rule.ts";
+import {
+  type PageProblem,
+  type PageRuleCode,
+  PageRuleError,
+} from "./page_rule_error.ts";
+import { isSafeLink, isScriptUrl } from "./link_rule.ts";
+import { mayHoldMarkdownLink, unsafeMarkdownTarget } from "./markdown_rule.ts";
+import {
+  isPlainText,
+  markupFailure,
+  shownValue,
+  UNSAFE_HREF,
+} from "./markup_rule.ts";
+import { imageNameProblem } from "./media_rule.ts";
 import {
   IMAGE_SIDE_MAX,
   IMAGE_SIDE_MIN,
   PAGE_DEPTH_MAX,
   PAGE_KEY_MAX,
+  PAGE_PROBLEMS_MAX,
   PAGE_VALUES_MAX,
 } from "../limits.ts";
 import { codePoints } from "../encoding/text.ts";
 
 export { PageRuleError } from "./page_rule_error.ts";
-export type { PageRuleReason } from "./page_rule_error.ts";
+export type {
+  PageProblem,
+  PageRuleCode,
+  PageRuleReason,
+} from "./page_rule_error.ts";
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const RESERVED_KEYS: ReadonlySet<string> = new Set([
@@ -98,6 +124,10 @@ const MAY_COMPOSE = /[\u0300-\uffff]/;
 const MAY_CHANGE = 1;
 const MAY_HOLD_MARKUP = 2;
 const HOLDS_COLON = 4;
+/** A `]`, which a markdown link or reference definition needs. */
+const HOLDS_BRACKET = 8;
+/** What makes a string worth the checks of text under any key. */
+const MAY_HOLD_URL = HOLDS_COLON | MAY_HOLD_MARKUP | HOLDS_BRACKET;
 /** Strings up to this length are looked at one character at a time. */
 const SHORT_TEXT = 32;
 /** The flags of the code points below U+00A0 (from U+00A0 to U+02FF: none). */
@@ -110,6 +140,8 @@ const LOW_FLAGS = Uint8Array.from(
       ? MAY_HOLD_MARKUP
       : code === 0x3a
       ? HOLDS_COLON
+      : code === 0x5d
+      ? HOLDS_BRACKET
       : 0,
 );
 
@@ -141,7 +173,8 @@ function sanitiseChanged(text: string): string {
  * What a key or string needs: sanitising (it holds a C0 control but tab and
  * line feed, DEL, a C1 control, or a code point from U+0300, which may be a
  * surrogate or change under NFC), a markup check (it holds `<` or `&`), a
- * count of its `:`. One flag for each, or 0 when it is written as parsed.
+ * count of its `:`, a look for markdown links (it holds `]`). One flag for
+ * each, or 0 when it is written as parsed and no rule reads it.
  */
 function lookAt(text: string): number {
   if (text.length <= SHORT_TEXT) {
@@ -159,68 +192,243 @@ function lookAt(text: string): number {
   let flags = CONTROL.test(text) || MAY_COMPOSE.test(text) ? MAY_CHANGE : 0;
   if (text.includes("<") || text.includes("&")) flags |= MAY_HOLD_MARKUP;
   if (text.includes(":")) flags |= HOLDS_COLON;
+  if (text.includes("]")) flags |= HOLDS_BRACKET;
   return flags;
 }
 
 /**
  * Checks and sanitises a page file.
  *
+ * Every problem is collected, in document order, up to `most` of them
+ * (`PAGE_PROBLEMS_MAX` of `lib/limits.ts` by default), except after those that end
+ * the walk: a text that is not JSON or whose top level is not an object (the
+ * only problem), and a page over the value cap (nothing after the value past
+ * the cap is looked at). A container nested too deep is one problem, and
+ * nothing inside it is looked at. With `most` at 1, the walk stops at the
+ * first problem it meets (the benchmark compares both).
+ *
  * @param content the whole page file, as text
+ * @param most how many problems to collect before stopping
  * @returns the text to write: the sanitised page as indented JSON and a final
  *   line feed
- * @throws {PageRuleError} with `at` and `reason`, on the first failure
+ * @throws {PageRuleError} with `at` and `code` of the first problem and
+ *   `problems`, every problem found in document order
  */
-export function pageRules(content: string): string {
+export function pageRules(
+  content: string,
+  most: number = PAGE_PROBLEMS_MAX,
+): string {
   let parsed: unknown;
   try {
     parsed = JSON.parse(content);
-  } catch {
-    throw new PageRuleError("", "json", "Page is not valid JSON");
-  }
-  if (!isRecord(parsed)) {
-    throw new PageRuleError("", "shape", "Page top level is not an object");
-  }
-  const walk = new PageWalk();
-  const page = walk.object(parsed, undefined, 1);
-  if (walk.keys !== membersWritten(content, walk.colons)) {
-    const at = duplicateKeyPointer(content);
+  } catch (error) {
     throw new PageRuleError(
-      at ?? "",
-      "duplicate_key",
-      "Page has a key written twice",
+      "",
+      "json",
+      `not valid JSON: ${(error as Error).message}`,
     );
   }
-  if (mayHoldLossyNumber(content)) {
-    const at = lossyNumberPointer(content);
-    if (at !== undefined) {
-      throw new PageRuleError(
-        at,
-        "number",
-        "Page has a number whose value parsing changes",
-      );
-    }
+  if (!isRecord(parsed)) {
+    throw new PageRuleError(
+      "",
+      "shape",
+      `the top level is ${
+        Array.isArray(parsed) ? "an array" : `a ${typeOf(parsed)}`
+      }, not an object`,
+    );
+  }
+  const walk = new PageWalk(most);
+  let page: Record<string, unknown> = parsed;
+  try {
+    page = walk.object(parsed, undefined, 1);
+  } catch (thrown) {
+    if (thrown !== STOP) throw thrown;
+  }
+  const found = walk.problems;
+  // Stopping at the first problem: the walk's is the one.
+  if (found.length > 0 && most === 1) throw refusal(content, [found], most);
+  const duplicates =
+    found.length > 0 || walk.keys !== membersWritten(content, walk.colons)
+      ? duplicateKeys(content, most)
+      : [];
+  const numbers = mayHoldLossyNumber(content)
+    ? lossyNumbers(content, most)
+    : [];
+  if (found.length + duplicates.length + numbers.length > 0) {
+    throw refusal(content, [found, duplicates, numbers], most);
   }
   return JSON.stringify(page, null, 2) + "\n";
 }
 
+/** Thrown inside the walk to end it; never leaves {@linkcode pageRules}. */
+const STOP: unique symbol = Symbol("stop");
+
+/**
+ * The refusal of a page: its problems in document order, `most` at most.
+ * Each list is in document order already (the walk's, the keys written
+ * twice, the numbers that change); they are merged by place: a container
+ * before what it holds, but a key written twice after what its first
+ * occurrence holds, since that is written before it.
+ */
+function refusal(
+  content: string,
+  lists: PageProblem[][],
+  most: number,
+): PageRuleError {
+  const sources = lists.filter((list) => list.length > 0);
+  let problems = sources[0] ?? [];
+  if (sources.length > 1) {
+    const page: unknown = JSON.parse(content);
+    const twice = new Set(
+      lists[1]?.map(({ at }) => at),
+    );
+    const heads = sources.map(() => 0);
+    const seen = new Set<string>();
+    problems = [];
+    while (problems.length < most) {
+      let pick = -1;
+      let best: PageProblem | undefined;
+      sources.forEach((source, index) => {
+        const head = source[heads[index] as number];
+        if (head === undefined) return;
+        if (best === undefined || comesBefore(page, twice, head, best)) {
+          pick = index;
+          best = head;
+        }
+      });
+      if (best === undefined) break;
+      heads[pick] = (heads[pick] as number) + 1;
+      // A place has each code once (a number too large is found twice).
+      const name = `${best.code} ${best.at}`;
+      if (seen.has(name)) continue;
+      seen.add(name);
+      problems.push(best);
+    }
+  }
+  problems = problems.slice(0, most);
+  const first = problems[0] as PageProblem;
+  const more = problems.length > 1
+    ? ` (and ${problems.length - 1} more problem${
+      problems.length > 2 ? "s" : ""
+    })`
+    : "";
+  return new PageRuleError(first.at, first.code, first.detail + more, problems);
+}
+
+/**
+ * Whether a problem comes strictly before another in the page, `twice`
+ * being the places of keys written twice.
+ */
+function comesBefore(
+  page: unknown,
+  twice: ReadonlySet<string>,
+  a: PageProblem,
+  b: PageProblem,
+): boolean {
+  const left = tokens(a.at);
+  const right = tokens(b.at);
+  const common = commonLength(left, right);
+  if (common === Math.min(left.length, right.length)) {
+    // At one place, a key written twice is written before its value.
+    if (left.length === right.length) {
+      return a.code === "duplicate_key" && b.code !== "duplicate_key";
+    }
+    // One place holds the other: the container first, but a key written
+    // twice (and the value the walk saw there, its last) after what its
+    // first occurrence holds.
+    const outer = left.length < right.length ? a : b;
+    const outerFirst = !twice.has(outer.at);
+    return outer === a ? outerFirst : !outerFirst;
+  }
+  return documentOrder(page, left, right) < 0;
+}
+
+function commonLength(a: string[], b: string[]): number {
+  let index = 0;
+  while (index < a.length && index < b.length && a[index] === b[index]) index++;
+  return index;
+}
+
+/** The reference tokens of a JSON Pointer. */
+function tokens(pointer: string): string[] {
+  return pointer === ""
+    ? []
+    : pointer.slice(1).split("/").map((token) =>
+      token.replaceAll("~1", "/").replaceAll("~0", "~")
+    );
+}
+
+/**
+ * Which of two places comes first in a page: a container before what it
+ * holds, items by index, members in the order `JSON.parse` keeps them (the
+ * order written, but for keys that are array indexes, which come first).
+ */
+function documentOrder(page: unknown, a: string[], b: string[]): number {
+  let node: unknown = page;
+  for (let index = 0;; index++) {
+    if (index >= a.length || index >= b.length) return a.length - b.length;
+    const left = a[index] as string;
+    const right = b[index] as string;
+    if (left !== right) {
+      if (Array.isArray(node)) return Number(left) - Number(right);
+      if (typeof node !== "object" || node === null) return 0;
+      const keys = Object.keys(node);
+      const at = (key: string) => {
+        const found = keys.indexOf(key);
+        return found < 0 ? keys.length : found;
+      };
+      return at(left) - at(right);
+    }
+    node =
+      typeof node === "object" && node !== null && Object.hasOwn(node, left)
+        ? (node as Record<string, unknown>)[left]
+        : undefined;
+  }
+}
+
+function typeOf(value: unknown): string {
+  return value === null ? "null" : typeof value;
+}
+
+/** The words a link refusal ends with. */
+const LINK_ALLOWED =
+  "a link is a site path (/…, not //), a #fragment, or an https:, http:, mailto: or tel: URL";
+
 /**
  * The walk over one parsed page: its counters, its ids, the names of the keys
- * it accepted. Each container is checked (depth, count, keys, media) when the
- * walk reaches it, then its children in order, nested containers first
- * (depth first, document order), so the first failure found is the first in
- * the page; recursion goes one call deeper per level, at most 32.
+ * it accepted, the problems it found. Each container is checked (depth,
+ * count, keys, media) when the walk reaches it, then its children in order,
+ * nested containers first (depth first, document order), so problems are
+ * found in the page's order; recursion goes one call deeper per level, at
+ * most 32 (a container deeper than that is not entered).
  */
 class PageWalk {
-  readonly #ids = new Set<string>();
+  readonly #ids = new Map<string, string>();
   /** Keys already accepted in this page, and their sanitised names. */
   readonly #names = new Map<string, string>();
   /** The role of each sanitised name met (`attribute_rule.ts`). */
   readonly #roles = new Map<string, number>();
+  readonly #most: number;
   #values = 1;
+  /** The problems found, in the walk's order. */
+  readonly problems: PageProblem[] = [];
   /** Keys seen, to compare with the members written in the text. */
   keys = 0;
   /** The `:` in the keys and strings seen. */
   colons = 0;
+
+  constructor(most: number) {
+    this.#most = most;
+  }
+
+  /** While an object's keys are checked: problems wait for their member. */
+  #holding = false;
+
+  /** Records a problem; ends the walk once `most` are found. */
+  #report(at: string, code: PageRuleCode, detail: string): void {
+    this.problems.push({ at, code, detail });
+    if (!this.#holding && this.problems.length >= this.#most) throw STOP;
+  }
 
   /**
    * Checks an object's keys and media, then its values.
@@ -234,16 +442,20 @@ class PageWalk {
     depth: number,
   ): Record<string, unknown> {
     if (depth > PAGE_DEPTH_MAX) {
-      throw new PageRuleError(
+      this.#report(
         pointer(place),
         "depth",
-        "Page is nested too deep",
+        `nested deeper than ${PAGE_DEPTH_MAX} levels`,
       );
+      return value;
     }
     const keys = Object.keys(value);
     const size = keys.length;
     this.keys += size;
     this.#count(size, place, keys);
+    // The problems of keys and media are listed with their member's value.
+    const mark = this.problems.length;
+    this.#holding = true;
     let names: string[] = keys;
     const roles = new Uint8Array(size);
     let media = false;
@@ -260,19 +472,24 @@ class PageWalk {
     }
     let target = value;
     if (names !== keys) {
-      checkRenamed(keys, names, place);
+      this.#checkRenamed(keys, names, place);
       // Names are never `__proto__`: each assignment creates an own property.
       target = Object.create(null);
       for (let index = 0; index < size; index++) {
         target[names[index] as string] = value[keys[index] as string];
       }
     }
-    if (media) checkMedia(value, keys, names, roles, place);
+    if (media) this.#checkMedia(value, keys, names, roles, place);
+    this.#holding = false;
+    const held = this.problems.length > mark
+      ? this.problems.splice(mark)
+      : undefined;
     // In the order of Object.keys, read at once rather than key by key.
     const values = Object.values(value);
     for (let index = 0; index < size; index++) {
       const child = values[index];
       const name = names[index] as string;
+      if (held !== undefined) this.#release(held, pointer(place, keys[index]));
       const clean = this.#child(
         child,
         keys[index] as string,
@@ -286,14 +503,24 @@ class PageWalk {
     return target;
   }
 
+  /** Lists the held problems of one member, in the order they were found. */
+  #release(held: PageProblem[], at: string): void {
+    for (const problem of held) {
+      if (problem.at !== at) continue;
+      this.problems.push(problem);
+      if (this.problems.length >= this.#most) throw STOP;
+    }
+  }
+
   /** Checks an array's items; returns it, sanitised in place. */
   #array(value: unknown[], place: Place, depth: number): unknown[] {
     if (depth > PAGE_DEPTH_MAX) {
-      throw new PageRuleError(
+      this.#report(
         pointer(place),
         "depth",
-        "Page is nested too deep",
+        `nested deeper than ${PAGE_DEPTH_MAX} levels`,
       );
+      return value;
     }
     const size = value.length;
     this.#count(size, place, undefined);
@@ -329,19 +556,26 @@ class PageWalk {
         const clean = flags === 0
           ? value
           : this.#cleanString(value, flags, place, key);
+        if (clean === undefined) return value;
         if (role === ID_KEY) this.#checkId(clean, place, key);
         else if (role === HREF_KEY || (role === URL_VALUED && !inImage)) {
-          checkHref(clean, place, key);
+          this.#checkHref(clean, place, key);
+        } else if (
+          (flags & MAY_HOLD_URL) !== 0 &&
+          (!inImage || (role !== URL_VALUED && role !== SRC_KEY))
+        ) {
+          this.#checkText(clean, place, key);
         }
         return clean;
       }
       case "number":
         if (!Number.isFinite(value)) {
-          throw new PageRuleError(
+          this.#report(
             pointer(place, key),
             "number",
-            "Page holds a number too large",
+            "a number too large to write",
           );
+          return value;
         }
         break;
       case "boolean":
@@ -349,12 +583,12 @@ class PageWalk {
       case "object": {
         if (value === null) break;
         if (role === ID_KEY || role === HREF_KEY) {
-          throw new PageRuleError(
+          this.#report(
             pointer(place, key),
             role === ID_KEY ? "id" : "link",
-            `Page has an ${
-              role === ID_KEY ? "id" : "href"
-            } that is not a string`,
+            `${role === ID_KEY ? "an id" : "an href"} must be a string, not ${
+              Array.isArray(value) ? "a list" : "an object"
+            }`,
           );
         }
         const inner = { parent: place, token: String(key) };
@@ -365,24 +599,61 @@ class PageWalk {
             depth + 1,
           );
         }
+        const before = this.problems.length;
         const items = this.#array(value, inner, depth + 1);
-        // A list under a URL-bearing name is written as its items joined.
+        // A list under a URL-bearing name is written as its items joined;
+        // its problem comes before those of its items.
         if (role === URL_VALUED && !inImage) {
           const text = attributeText(items);
-          if (text) checkHref(text, place, key);
+          if (text && !isSafeLink(text)) {
+            this.problems.splice(before, 0, {
+              at: pointer(place, key),
+              code: "link",
+              detail: `list ${
+                shownValue(text)
+              }, written as its items joined by commas, is not allowed: ${LINK_ALLOWED}`,
+            });
+            if (this.problems.length >= this.#most) throw STOP;
+          }
         }
         return items;
       }
       default:
-        throw new PageRuleError(
-          pointer(place, key),
-          "shape",
-          "Page holds a value JSON has not",
-        );
+        this.#report(pointer(place, key), "shape", "a value JSON has not");
+        return value;
     }
     if (role === ID_KEY) this.#checkId(value, place, key);
-    else if (role === HREF_KEY) checkHref(value, place, key);
+    else if (role === HREF_KEY) this.#checkHref(value, place, key);
     return value;
+  }
+
+  /**
+   * The checks of a string under any key that is not a link: it is not
+   * itself a `javascript:` URL, and no markdown link or image in it has a
+   * target the link rule refuses.
+   */
+  #checkText(text: string, place: Place | undefined, key: string | number) {
+    if (isScriptUrl(text)) {
+      this.#report(
+        pointer(place, key),
+        "link",
+        `${
+          shownValue(text)
+        } is a URL whose scheme runs script or carries a document, under any key`,
+      );
+      return;
+    }
+    if (!mayHoldMarkdownLink(text)) return;
+    const target = unsafeMarkdownTarget(text);
+    if (target !== undefined) {
+      this.#report(
+        pointer(place, key),
+        "link",
+        `markdown link target ${
+          shownValue(target)
+        } is not allowed: ${LINK_ALLOWED}`,
+      );
+    }
   }
 
   /** The role of a sanitised key name (`attribute_rule.ts`), remembered. */
@@ -395,7 +666,10 @@ class PageWalk {
     return role;
   }
 
-  /** Counts the children of a container; the first one past the cap fails. */
+  /**
+   * Counts the children of a container; the first one past the cap is a
+   * problem that ends the walk.
+   */
   #count(
     size: number,
     place: Place | undefined,
@@ -405,31 +679,38 @@ class PageWalk {
     this.#values += size;
     if (this.#values > PAGE_VALUES_MAX) {
       const index = PAGE_VALUES_MAX - before;
-      throw new PageRuleError(
-        pointer(place, keys === undefined ? index : keys[index] ?? ""),
-        "size",
-        `Page holds more than ${PAGE_VALUES_MAX} values`,
-      );
+      this.problems.push({
+        at: pointer(place, keys === undefined ? index : keys[index] ?? ""),
+        code: "size",
+        detail: `more than ${PAGE_VALUES_MAX} values`,
+      });
+      throw STOP;
     }
   }
 
-  /** Sanitises a string that may need it and checks its markup. */
+  /**
+   * Sanitises a string that may need it and checks its markup.
+   *
+   * @returns the string as written, or `undefined` when its markup is refused
+   */
   #cleanString(
     value: string,
     flags: number,
     place: Place | undefined,
     key: string | number,
-  ): string {
+  ): string | undefined {
     if ((flags & HOLDS_COLON) !== 0) this.#countColons(value);
-    if (flags === HOLDS_COLON) return value;
+    if ((flags & (MAY_CHANGE | MAY_HOLD_MARKUP)) === 0) return value;
     const clean = (flags & MAY_CHANGE) === 0 ? value : sanitiseChanged(value);
     const failure = markupFailure(clean);
     if (failure !== undefined) {
-      throw new PageRuleError(
+      const link = failure.startsWith(UNSAFE_HREF);
+      this.#report(
         pointer(place, key),
-        failure === UNSAFE_HREF ? "link" : "markup",
-        `Page holds hostile markup: ${failure}`,
+        link ? "link" : "markup",
+        link ? `${failure}: ${LINK_ALLOWED}` : failure,
       );
+      return undefined;
     }
     return clean;
   }
@@ -444,38 +725,27 @@ class PageWalk {
     const length = name.length <= PAGE_KEY_MAX
       ? name.length
       : codePoints(name, PAGE_KEY_MAX);
-    if (length < 1 || length > PAGE_KEY_MAX) {
-      throw new PageRuleError(
-        pointer(place, key),
-        "key",
-        "Page has a key empty or too long",
-      );
+    let problem: string | undefined;
+    if (length < 1) problem = "a key is empty (after sanitising)";
+    else if (length > PAGE_KEY_MAX) {
+      problem = `key ${
+        shownValue(name)
+      } is longer than ${PAGE_KEY_MAX} characters`;
+    } else if (RESERVED_KEYS.has(name)) {
+      problem = `key ${shownValue(name)} is reserved`;
+    } else if (this.#roleOf(name) === FORBIDDEN) {
+      problem = `key ${shownValue(name)} ${forbiddenKeyWhy(name)}`;
+    } else if ((flags & (MAY_CHANGE | MAY_HOLD_MARKUP)) !== 0) {
+      // Only a key that holds `<` or `&` or that sanitising changed (which
+      // markupFailure checks again) may hold markup.
+      const failure = markupFailure(name);
+      if (failure !== undefined) {
+        problem = `key ${shownValue(name)} holds markup: ${failure}`;
+      }
     }
-    if (RESERVED_KEYS.has(name)) {
-      throw new PageRuleError(
-        pointer(place, key),
-        "key",
-        "Page has a reserved key",
-      );
-    }
-    if (this.#roleOf(name) === FORBIDDEN) {
-      throw new PageRuleError(
-        pointer(place, key),
-        "key",
-        "Page has a key that HTML reads as an event handler, style, srcdoc or an attribute with its value",
-      );
-    }
-    // Only a key that holds `<` or `&` or that sanitising changed (which
-    // markupFailure checks again) may hold markup.
-    if (
-      (flags & (MAY_CHANGE | MAY_HOLD_MARKUP)) !== 0 &&
-      markupFailure(name) !== undefined
-    ) {
-      throw new PageRuleError(
-        pointer(place, key),
-        "key",
-        "Page has a key holding markup",
-      );
+    if (problem !== undefined) {
+      this.#report(pointer(place, key), "key", problem);
+      return name;
     }
     // A key with a `:` is looked at each time, so that every `:` is counted.
     if ((flags & HOLDS_COLON) === 0) this.#names.set(key, name);
@@ -489,122 +759,157 @@ class PageWalk {
   }
 
   #checkId(id: unknown, place: Place | undefined, key: string | number): void {
-    if (typeof id !== "string" || !ID.test(id)) {
-      throw new PageRuleError(
-        pointer(place, key),
+    const at = pointer(place, key);
+    if (typeof id !== "string") {
+      this.#report(at, "id", `an id must be a string, not ${typeOf(id)}`);
+      return;
+    }
+    if (!ID.test(id)) {
+      this.#report(
+        at,
         "id",
-        "Page has an id that is not valid",
+        `id ${
+          shownValue(id)
+        } does not match ${ID.source}: a letter or digit, then letters, digits, _ or -, 64 at most`,
       );
+      return;
     }
-    if (this.#ids.has(id)) {
-      throw new PageRuleError(
-        pointer(place, key),
+    const first = this.#ids.get(id);
+    if (first !== undefined) {
+      this.#report(
+        at,
         "duplicate_id",
-        "Page has an id used twice",
+        `id ${shownValue(id)} is used twice (first at ${first})`,
       );
+      return;
     }
-    this.#ids.add(id);
+    this.#ids.set(id, at);
+  }
+
+  #checkHref(
+    href: unknown,
+    place: Place | undefined,
+    key: string | number,
+  ): void {
+    if (typeof href === "string" && isSafeLink(href)) return;
+    this.#report(
+      pointer(place, key),
+      "link",
+      typeof href === "string"
+        ? `link ${shownValue(href)} is not allowed: ${LINK_ALLOWED}`
+        : `a link must be a string, not ${typeOf(href)}`,
+    );
+  }
+
+  /** Two keys of one object must not become equal after sanitising. */
+  #checkRenamed(
+    keys: readonly string[],
+    names: readonly string[],
+    place: Place | undefined,
+  ): void {
+    const seen = new Map<string, string>();
+    names.forEach((name, index) => {
+      const key = keys[index] ?? "";
+      const before = seen.get(name);
+      if (before !== undefined) {
+        this.#report(
+          pointer(place, key),
+          "duplicate_key",
+          `key ${shownValue(key)} is equal to ${
+            shownValue(before)
+          } after sanitising (${shownValue(name)})`,
+        );
+      } else seen.set(name, key);
+    });
+  }
+
+  /**
+   * The media rule, on an object with a `src` (whatever its case); names are
+   * the sanitised keys, roles their roles. In an image every URL-bearing name
+   * is an image name too, so that the object spread into `<img>` loads
+   * nothing from another origin (`srcset`, `lowsrc`…).
+   */
+  #checkMedia(
+    value: Record<string, unknown>,
+    keys: readonly string[],
+    names: readonly string[],
+    roles: Uint8Array,
+    place: Place | undefined,
+  ): void {
+    for (let index = 0; index < names.length; index++) {
+      const role = roles[index];
+      if (
+        role !== SRC_KEY && role !== MEDIA_FIELD_KEY && role !== URL_VALUED
+      ) {
+        continue;
+      }
+      const key = keys[index] ?? "";
+      const field = value[key];
+      const at = pointer(place, key);
+      if (role === URL_VALUED) {
+        const text = attributeText(field);
+        if (text) {
+          const problem = imageNameProblem(sanitiseText(text));
+          if (problem !== undefined) {
+            this.#report(
+              at,
+              "media",
+              `in an image, ${shownValue(key)} names an image: ${problem}`,
+            );
+          }
+        }
+        continue;
+      }
+      const name = (names[index] as string).toLowerCase();
+      switch (name) {
+        case "src": {
+          const problem = typeof field === "string"
+            ? imageNameProblem(sanitiseText(field))
+            : `an image src must be a string, not ${typeOf(field)}`;
+          if (problem !== undefined) {
+            this.#report(at, "media", `image name not allowed: ${problem}`);
+          }
+          break;
+        }
+        case "width":
+        case "height":
+          if (
+            typeof field !== "number" || !Number.isInteger(field) ||
+            field < IMAGE_SIDE_MIN || field > IMAGE_SIDE_MAX
+          ) {
+            this.#report(
+              at,
+              Number.isInteger(field) ? "media" : "shape",
+              `${name} ${
+                typeof field === "number"
+                  ? String(field)
+                  : shownValue(JSON.stringify(field) ?? "")
+              } must be a whole number from ${IMAGE_SIDE_MIN} to ${
+                IMAGE_SIDE_MAX.toLocaleString("en")
+              }`,
+            );
+          }
+          break;
+        case "alt":
+          if (!isTextPassing(field, isPlainText)) {
+            this.#report(
+              at,
+              "media",
+              typeof field === "string"
+                ? `alt ${
+                  shownValue(field)
+                } must be plain text: no tag, no < or >, no character reference`
+                : `alt must be a string, not ${typeOf(field)}`,
+            );
+          }
+          break;
+      }
+    }
   }
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function checkHref(
-  href: unknown,
-  place: Place | undefined,
-  key: string | number,
-): void {
-  if (typeof href !== "string" || !isSafeLink(href)) {
-    throw new PageRuleError(
-      pointer(place, key),
-      "link",
-      "Page has a link that is not allowed",
-    );
-  }
-}
-
-/** Two keys of one object must not become equal after sanitising. */
-function checkRenamed(
-  keys: readonly string[],
-  names: readonly string[],
-  place: Place | undefined,
-): void {
-  const seen = new Set<string>();
-  names.forEach((name, index) => {
-    if (seen.has(name)) {
-      throw new PageRuleError(
-        pointer(place, keys[index] ?? ""),
-        "duplicate_key",
-        "Page has two keys equal after sanitising",
-      );
-    }
-    seen.add(name);
-  });
-}
-
-/**
- * The media rule, on an object with a `src` (whatever its case); names are
- * the sanitised keys, roles their roles. In an image every URL-bearing name
- * is an image name too, so that the object spread into `<img>` loads nothing
- * from another origin (`srcset`, `lowsrc`…).
- */
-function checkMedia(
-  value: Record<string, unknown>,
-  keys: readonly string[],
-  names: readonly string[],
-  roles: Uint8Array,
-  place: Place | undefined,
-): void {
-  for (let index = 0; index < names.length; index++) {
-    const role = roles[index];
-    if (role !== SRC_KEY && role !== MEDIA_FIELD_KEY && role !== URL_VALUED) {
-      continue;
-    }
-    const key = keys[index] ?? "";
-    const field = value[key];
-    if (role === URL_VALUED) {
-      const text = attributeText(field);
-      if (text && !isTextPassing(text, isImageName)) {
-        throw new PageRuleError(
-          pointer(place, key),
-          "media",
-          "Page has an image address that is not an image name",
-        );
-      }
-      continue;
-    }
-    const name = (names[index] as string).toLowerCase();
-    let problem: string | undefined;
-    switch (name) {
-      case "src":
-        if (!isTextPassing(field, isImageName)) problem = "name not allowed";
-        break;
-      case "width":
-      case "height":
-        if (
-          typeof field !== "number" || !Number.isInteger(field) ||
-          field < IMAGE_SIDE_MIN || field > IMAGE_SIDE_MAX
-        ) {
-          problem = `${name} out of range`;
-        }
-        break;
-      case "alt":
-        if (!isTextPassing(field, isPlainText)) {
-          problem = "alt that is not plain";
-        }
-        break;
-    }
-    if (problem !== undefined) {
-      const side = name === "width" || name === "height";
-      throw new PageRuleError(
-        pointer(place, key),
-        side && !Number.isInteger(field) ? "shape" : "media",
-        `Page has an image ${problem}`,
-      );
-    }
-  }
 }
 
 /** Whether a value is a string that, sanitised, passes a test. */
@@ -657,13 +962,49 @@ function countMembers(text: string): number {
 }
 
 /**
- * Finds the first key written twice in the same object of a valid JSON text.
+ * The keys written twice in the same object of a valid JSON text, in order.
  *
- * @returns its pointer (to the second one), or undefined when there is none
+ * @returns a problem at each second one, `most` at most
  */
-function duplicateKeyPointer(text: string): string | undefined {
-  return scanJson(text, {
-    key: (key, before, object) =>
-      before.has(key) ? pointer(object, key) : undefined,
+function duplicateKeys(text: string, most: number): PageProblem[] {
+  const found: PageProblem[] = [];
+  scanJson(text, {
+    key: (key, before, object) => {
+      if (!before.has(key)) return undefined;
+      found.push({
+        at: pointer(object, key),
+        code: "duplicate_key",
+        detail: `key ${
+          shownValue(key)
+        } is written twice in the same object (JSON.parse keeps the last)`,
+      });
+      return found.length >= most ? "" : undefined;
+    },
   });
+  return found;
+}
+
+/**
+ * The numbers of a valid JSON text whose value parsing changes, in order.
+ *
+ * @returns a problem at each, `most` at most
+ */
+function lossyNumbers(text: string, most: number): PageProblem[] {
+  const found: PageProblem[] = [];
+  scanJson(text, {
+    number: (token, at) => {
+      if (isExactNumber(token)) return undefined;
+      found.push({
+        at: pointer(at),
+        code: "number",
+        detail: `number ${
+          token.length > 40 ? token.slice(0, 40) + "…" : token
+        } would be written as ${
+          String(Number(token))
+        }: too many digits, too small or too large`,
+      });
+      return found.length >= most ? "" : undefined;
+    },
+  });
+  return found;
 }

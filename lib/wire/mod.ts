@@ -217,9 +217,33 @@ export const IMAGE_KINDS = [
 export type ImageKind = typeof IMAGE_KINDS[number];
 
 /**
+ * One problem of a page in a 422 `invalid_content`: where and why.
+ *
+ * @example
+ * ```ts
+ * import { pageProblem } from "./mod.ts";
+ *
+ * const problem = pageProblem.parse({ at: "/title", reason: "link" });
+ * console.assert(problem.reason === "link");
+ * ```
+ */
+export const pageProblem: z.ZodMiniType<PageProblemBody> = z.object({
+  at: z.string(),
+  reason: z.string(),
+});
+/** One problem of a page in a 422: a JSON Pointer and a stable reason. */
+export interface PageProblemBody {
+  /** JSON Pointer into the submitted page, `""` for all of it. */
+  at: string;
+  /** Stable reason (one of {@linkcode INVALID_REASONS}). */
+  reason: string;
+}
+
+/**
  * An error body: `{ error }`, where `error` is a code (or, on 429 and the
- * auth route's 401, a sentence), with `at` and `reason` on 422 and `kind`
- * on 415. Unknown fields are ignored.
+ * auth route's 401, a sentence), with `at` and `reason` (the first problem)
+ * and `problems` (up to 50 `{ at, reason }` in document order) on 422, and
+ * `kind` on 415. Unknown fields are ignored.
  *
  * @example
  * ```ts
@@ -237,10 +261,8 @@ export const errorBody: z.ZodMiniType<ErrorBody> = z.object({
   error: z.string(),
   at: z.optional(z.string()),
   reason: z.optional(z.string()),
+  problems: z.optional(z.array(pageProblem)),
   kind: z.optional(z.string()),
-  problems: z.optional(
-    z.array(z.object({ at: z.string(), reason: z.string() })),
-  ),
 });
 /** An error body. */
 export interface ErrorBody {
@@ -248,10 +270,10 @@ export interface ErrorBody {
   error: string;
   /** JSON Pointer to the refused field (422). */
   at?: string | undefined;
-  /** Stable reason of a 422. */
+  /** Stable reason of a 422 (of its first problem). */
   reason?: string | undefined;
+  /** Every problem of a 422, up to 50, in document order. */
+  problems?: PageProblemBody[] | undefined;
   /** What a 415 recognised. */
   kind?: string | undefined;
-  /** Every problem of a 422, up to 50, in document order. */
-  problems?: { at: string; reason: string }[] | undefined;
 }

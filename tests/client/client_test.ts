@@ -262,6 +262,29 @@ Deno.test("client errors: problems lists every problem of a 422, or its at and r
   assert.deepEqual(alone.problems, [{ at: "/title", reason: "markup" }]);
 });
 
+Deno.test("client errors: invalid_content carries every problem, at and reason", async () => {
+  await using s = await signedIn();
+  const { content, version } = await s.client.read(HOME);
+  const page = JSON.parse(content);
+  const error = await failure(
+    s.client.publish({
+      path: HOME,
+      content: {
+        ...page,
+        cta: { link: "javascript:alert(1)" },
+        z: "<h3>x</h3>",
+      },
+      version,
+    }),
+  );
+  assert.equal(error.code, "invalid_content");
+  assert.equal(error.at, "/cta/link");
+  assert.deepEqual(error.problems, [
+    { at: "/cta/link", reason: "link" },
+    { at: "/z", reason: "markup" },
+  ]);
+});
+
 Deno.test("client errors: unsupported_format carries kind", async () => {
   await using s = await signedIn();
   const gif = new Uint8Array([

@@ -142,6 +142,7 @@ Deno.test("save reads a key of several attribute names as each of them: a URL-be
       error: "invalid_content",
       at: `/link/${key.replace("/", "~1")}`,
       reason: "link",
+      problems: [{ at: `/link/${key.replace("/", "~1")}`, reason: "link" }],
     });
   }
   const version = (await s.read()).body.version as string;

@@ -313,8 +313,61 @@ Deno.test("save answers 422 invalid_content with a JSON Pointer for content that
       await s.save({ path: HOME, content, version: s.version }),
     );
     assert.equal(status, 422, content);
-    assert.deepEqual(body, { error: "invalid_content", at, reason }, content);
+    assert.deepEqual(
+      body,
+      { error: "invalid_content", at, reason, problems: [{ at, reason }] },
+      content,
+    );
   }
+  assert.equal(await s.site.read(HOME), HOME_TEXT, "nothing written");
+});
+
+Deno.test("save answers 422 with every problem of the page in document order, up to 50, each at and reason only", async () => {
+  await using s = await setup();
+  const content = JSON.stringify({
+    title: "<h3>Features</h3>",
+    hero: { src: "Banner.PNG", width: 1200.5, height: 630 },
+    button: { link: "javascript:alert(1)", label: "Go" },
+    body: "Read [this](javascript:alert(1))",
+    sections: [{ id: "a" }, { id: "a" }],
+  });
+  const { status, body } = await answer(
+    await s.save({ path: HOME, content, version: s.version }),
+  );
+  assert.equal(status, 422);
+  assert.deepEqual(body, {
+    error: "invalid_content",
+    at: "/title",
+    reason: "markup",
+    problems: [
+      { at: "/title", reason: "markup" },
+      { at: "/hero/src", reason: "media" },
+      { at: "/hero/width", reason: "shape" },
+      { at: "/button/link", reason: "link" },
+      { at: "/body", reason: "link" },
+      { at: "/sections/1/id", reason: "duplicate_id" },
+    ],
+  });
+  // A page with 80 problems: the first 50, in document order.
+  const many = JSON.stringify({
+    items: Array.from(
+      { length: 80 },
+      (_, index) => ({ id: `bad id ${index}` }),
+    ),
+  });
+  const capped = await answer(
+    await s.save({ path: HOME, content: many, version: s.version }),
+  );
+  assert.equal(capped.status, 422);
+  assert.deepEqual(capped.body, {
+    error: "invalid_content",
+    at: "/items/0/id",
+    reason: "id",
+    problems: Array.from(
+      { length: 50 },
+      (_, index) => ({ at: `/items/${index}/id`, reason: "id" }),
+    ),
+  });
   assert.equal(await s.site.read(HOME), HOME_TEXT, "nothing written");
 });
 

@@ -79,7 +79,12 @@ Deno.test("save refuses with 422, reason number and at, a number whose value par
     assert.equal(status, 422, content);
     assert.deepEqual(
       body,
-      { error: "invalid_content", at, reason: "number" },
+      {
+        error: "invalid_content",
+        at,
+        reason: "number",
+        problems: [{ at, reason: "number" }],
+      },
       content,
     );
   }

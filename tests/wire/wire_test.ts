@@ -60,3 +60,15 @@ Deno.test("answers: content, save, upload and error bodies", () => {
   );
   assert.ok(!ok(errorBody, { at: "/a" }));
 });
+
+Deno.test("errorBody: a 422 keeps its problems, each at and reason", () => {
+  const body = {
+    error: "invalid_content",
+    at: "/a",
+    reason: "link",
+    problems: [{ at: "/a", reason: "link" }, { at: "/b/0", reason: "markup" }],
+  };
+  assert.deepEqual(errorBody.parse(body), body);
+  assert.ok(!ok(errorBody, { ...body, problems: "none" }));
+  assert.ok(!ok(errorBody, { ...body, problems: [{ at: "/a" }] }));
+});
