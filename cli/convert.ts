@@ -282,6 +282,7 @@ class Conversion {
       .slice(0, IMAGE_SLUG_MAX).replace(/-+$/, "") || "image";
     for (let n = 1;; n++) {
       const name = n === 1 ? `${stem}.${ext}` : `${stem}-${n}.${ext}`;
+      if (!isImageName(name)) throw new Error(`Not an image name: ${name}`);
       const holder = this.taken.get(name);
       if (holder !== undefined && holder !== real) continue;
       const at = join(images, name);
