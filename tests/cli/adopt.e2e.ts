@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type DefaultTreeAdapterMap, parse } from "parse5";
 import {
-  astroBuild,
+  ASTRO_ENV,
   EXAMPLE,
   installPackages,
 } from "../../examples/astro/demo.ts";
@@ -40,6 +40,31 @@ function elements(node: Node): Element[] {
 
 function attribute(element: Element, name: string): string | undefined {
   return element.attrs.find((attr) => attr.name === name)?.value;
+}
+
+/**
+ * Runs `astro build` in the site, with the loader or without it.
+ *
+ * @param root the site's folder, packages installed
+ * @param editor whether the build is the one served behind the routes
+ */
+async function build(root: string, editor: boolean): Promise<void> {
+  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", "npm:astro", "build"],
+    cwd: root,
+    env: {
+      NO_COLOR: "1",
+      ...ASTRO_ENV,
+      ...(editor ? { PUBLIC_INPAGE_EDITOR: "1" } : {}),
+    },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const decoder = new TextDecoder();
+  assert.ok(
+    success,
+    `astro build failed:\n${decoder.decode(stdout)}\n${decoder.decode(stderr)}`,
+  );
 }
 
 /** The HTML files of a build, by path from `dist/`. */
@@ -104,7 +129,7 @@ Deno.test("a front-matter site adopted: convert, check, astro build, and every b
     // 5. astro build, and the regions in every built page.
     const installMs = await installPackages(root);
     console.log(`npm install: ${(installMs / 1000).toFixed(1)} s`);
-    await astroBuild(root);
+    await build(root, true);
     const dist = join(root, "dist");
     const pages = await htmlFiles(dist);
     assert.deepEqual(pages, [
@@ -156,7 +181,7 @@ Deno.test("a front-matter site adopted: convert, check, astro build, and every b
         assert.ok(attribute(image, "width"), `${page}: an image has width`);
         assert.ok(attribute(image, "height"), `${page}: an image has height`);
       }
-      // The loader is in every page (served behind the routes).
+      // The loader is in every page of the build served behind the routes.
       assert.ok(
         all.some((element) =>
           element.tagName === "script" &&
@@ -170,6 +195,15 @@ Deno.test("a front-matter site adopted: convert, check, astro build, and every b
       const name of ["banner.png", "call-to-action.png", "team-alice-smith.jpg"]
     ) {
       assert.ok((await Deno.stat(join(dist, "images", name))).isFile, name);
+    }
+
+    // 6. The build for visitors' hosting has no loader, so no request that
+    // this hosting would answer with a 404.
+    await build(root, false);
+    for (const page of await htmlFiles(dist)) {
+      const html = await Deno.readTextFile(join(dist, page));
+      assert.ok(!html.includes("/_inpage/"), `${page} names /_inpage/`);
+      assert.match(html, /data-inpage-text=/, page);
     }
   } finally {
     await Deno.remove(root, { recursive: true });
