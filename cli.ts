@@ -46,6 +46,7 @@ export type {
   ConvertOptions,
   ConvertProblem,
   ConvertReport,
+  FrontMatter,
   ImageCopy,
 } from "./cli/convert.ts";
 export {

@@ -102,8 +102,10 @@ const EXTENSIONS: Record<string, readonly string[]> = {
 };
 
 /** A front-matter file split: its YAML and its markdown body. */
-interface FrontMatter {
+export interface FrontMatter {
+  /** The YAML between the `---` lines, `""` without front matter. */
   yaml: string;
+  /** The markdown after it. */
   body: string;
 }
 
