@@ -18,7 +18,7 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { hashKeyCommand, KeyInputError } from "./cli/hash_key.ts";
 import { ServeError, startServe } from "./cli/serve.ts";
 import { checkCommand } from "./cli/check.ts";
-import { convertCommand } from "./cli/convert.ts";
+import { convertCommand, ConvertError } from "./cli/convert.ts";
 import type { ConvertOptions } from "./cli/convert.ts";
 import { VERSION } from "./lib/version.ts";
 import { IMAGES_FOLDER, PAGES_FOLDER, ROUTES } from "./lib/wire/names.ts";
@@ -37,6 +37,7 @@ export { checkCommand, checkPages, formatFailure } from "./cli/check.ts";
 export type { CheckOptions, CheckReport, PageFailure } from "./cli/check.ts";
 export {
   convertCommand,
+  ConvertError,
   convertSite,
   pageName,
   splitFrontMatter,
@@ -292,10 +293,17 @@ Examples:
         sources: string[],
         options: Omit<ConvertOptions, "sources">,
       ) => {
-        const code = await convertCommand({ ...options, sources }, {
-          out: io.out,
-          err: io.err,
-        });
+        let code: number;
+        try {
+          code = await convertCommand({ ...options, sources }, {
+            out: io.out,
+            err: io.err,
+          });
+        } catch (error) {
+          if (!(error instanceof ConvertError)) throw error;
+          io.err(`editor: ${error.message}\n`);
+          code = 1;
+        }
         if (code !== 0) throw new ConvertFailed();
       },
     );

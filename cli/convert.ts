@@ -28,7 +28,33 @@ import { checkLocales } from "../lib/pages/locales.ts";
 import { formatPointer, getPointer } from "../lib/wire/pointer.ts";
 import { IMAGES_FOLDER, PAGES_FOLDER } from "../lib/wire/names.ts";
 import { CONTENT_MAX, IMAGE_SLUG_MAX } from "../lib/limits.ts";
-import { ServeError } from "./serve.ts";
+
+/**
+ * A conversion that cannot start: a source that does not exist, a language
+ * that is not a language code, no pages folder.
+ *
+ * @example
+ * ```ts
+ * import { ConvertError, convertSite } from "@inpage/editor/cli";
+ * import assert from "node:assert/strict";
+ *
+ * await assert.rejects(
+ *   convertSite({ repo: ".", lang: "EN!" }),
+ *   ConvertError,
+ * );
+ * ```
+ */
+export class ConvertError extends Error {
+  /**
+   * Creates the error.
+   *
+   * @param message one sentence, printed after `editor: `
+   */
+  constructor(message: string) {
+    super(message);
+    this.name = "ConvertError";
+  }
+}
 
 /** The options of `editor convert`. */
 export interface ConvertOptions {
@@ -210,7 +236,7 @@ async function findSources(
       undefined
     );
     if (!info?.isDirectory) {
-      throw new ServeError(
+      throw new ConvertError(
         `${root} has no ${PAGES_FOLDER} folder: name the front-matter files or folders to convert`,
       );
     }
@@ -228,7 +254,7 @@ async function findSources(
         page: pageName(name, basename(dirname(resolve(root, clean)))),
       });
     } else {
-      throw new ServeError(
+      throw new ConvertError(
         `${join(root, clean)} is neither a file nor a folder`,
       );
     }
@@ -411,11 +437,30 @@ async function convertValue(
   return value;
 }
 
+/** One problem the page rules found. */
+interface RuleProblem {
+  at: string;
+  code: string;
+  detail: string;
+}
+
+/**
+ * The problems of a refusal: every one when the rules list them
+ * (`problems`), else the first (`at`, `reason`).
+ */
+function ruleProblems(error: PageRuleError): readonly RuleProblem[] {
+  const listed = (error as { problems?: readonly RuleProblem[] }).problems;
+  if (listed !== undefined && listed.length > 0) return listed;
+  const code = (error as { code?: string; reason?: string }).code ??
+    (error as { reason?: string }).reason ?? "rules";
+  return [{ at: error.at, code, detail: error.message }];
+}
+
 /** Why a page fails the rules, with what to do for raw HTML in a text. */
-function ruleProblem(page: unknown, error: PageRuleError): string {
-  const detail = `${error.reason} (${error.message})`;
-  if (error.reason !== "markup" || error.at === "") return detail;
-  const value = getPointer(page, error.at);
+function ruleProblem(page: unknown, problem: RuleProblem): string {
+  const detail = `${problem.code} (${problem.detail})`;
+  if (problem.code !== "markup" || problem.at === "") return detail;
+  const value = getPointer(page, problem.at);
   if (typeof value !== "string") return detail;
   const tag = /<\/?([A-Za-z][A-Za-z0-9-]*)/.exec(value)?.[1];
   if (tag === undefined) return detail;
@@ -429,7 +474,7 @@ function ruleProblem(page: unknown, error: PageRuleError): string {
  * @param options the checkout, the sources, the language and `dryRun`
  * @returns the pages written, the images copied and what could not be
  *   converted (a page with a problem is not written)
- * @throws {ServeError} when a source does not exist or the language is not
+ * @throws {ConvertError} when a source does not exist or the language is not
  *   a language code
  * @example
  * ```ts
@@ -463,10 +508,10 @@ export async function convertSite(
   try {
     checkLocales({ locales: [lang] });
   } catch (error) {
-    throw new ServeError((error as Error).message);
+    throw new ConvertError((error as Error).message);
   }
   const realRoot = await Deno.realPath(root).catch(() => {
-    throw new ServeError(`${root} is not a folder`);
+    throw new ConvertError(`${root} is not a folder`);
   });
   const sources = await findSources(root, options.sources);
   const conversion = new Conversion(root, realRoot);
@@ -545,7 +590,9 @@ export async function convertSite(
       text = pageRules(JSON.stringify(converted));
     } catch (error) {
       if (!(error instanceof PageRuleError)) throw error;
-      fail(error.at, ruleProblem(converted, error));
+      for (const problem of ruleProblems(error)) {
+        fail(problem.at, ruleProblem(converted, problem));
+      }
       continue;
     }
     if (new TextEncoder().encode(text).byteLength > CONTENT_MAX) {
@@ -587,7 +634,7 @@ export async function convertSite(
  * @param options the checkout, the sources, the language and `dryRun`
  * @param io where it writes
  * @returns the exit code: 0 when everything converted, 1 otherwise
- * @throws {ServeError} when a source does not exist or the language is not
+ * @throws {ConvertError} when a source does not exist or the language is not
  *   a language code
  * @example
  * ```ts
