@@ -17,17 +17,25 @@
  * @module
  */
 
-import { basename, dirname, extname, join, relative, resolve } from "node:path";
+import { basename, dirname, extname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { imageHeader } from "../lib/images/image_header.ts";
-import { ImageFormatError } from "../lib/images/image_format_error.ts";
-import { isImageName } from "../lib/pages/media_rule.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import { PageRuleError, pageRules } from "../lib/pages/page_rules.ts";
 import { checkLocales } from "../lib/pages/locales.ts";
 import { formatPointer, getPointer } from "../lib/wire/pointer.ts";
 import { IMAGES_FOLDER, PAGES_FOLDER } from "../lib/wire/names.ts";
-import { CONTENT_MAX, IMAGE_SLUG_MAX } from "../lib/limits.ts";
+import { CONTENT_MAX } from "../lib/limits.ts";
+import { pageName, splitFrontMatter } from "./front_matter.ts";
+import {
+  type ImageCopy,
+  ImageNames,
+  isImagePath,
+  mediaFor,
+} from "./convert_images.ts";
+
+export { pageName, splitFrontMatter } from "./front_matter.ts";
+export type { FrontMatter } from "./front_matter.ts";
+export type { ImageCopy } from "./convert_images.ts";
 
 /**
  * A conversion that cannot start: a source that does not exist, a language
@@ -81,14 +89,6 @@ export interface ConvertedPage {
   images: string[];
 }
 
-/** An image file copied into `public/images/` under an accepted name. */
-export interface ImageCopy {
-  /** The file named by the pages, from the checkout. */
-  from: string;
-  /** The copy, `public/images/{name}`. */
-  to: string;
-}
-
 /** Something that could not be converted, and where. */
 export interface ConvertProblem {
   /** The front-matter file, from the checkout. */
@@ -111,92 +111,7 @@ export interface ConvertReport {
   dryRun: boolean;
 }
 
-/** File names that stand for their folder, as in `about/-index.md`. */
-const INDEX_NAMES = new Set(["index", "-index", "_index"]);
-
 const SOURCE_EXTENSIONS = new Set([".md", ".mdx"]);
-
-/** A string that names an image file by path: no scheme, no query. */
-const IMAGE_PATH =
-  /^(?![a-z][a-z0-9+.-]*:)(?!\/\/)[^\s?#]+\.(?:jpe?g|png|webp|gif|svg|avif|bmp|tiff?)$/i;
-
-/** The extensions the media rule accepts, by format read from the bytes. */
-const EXTENSIONS: Record<string, readonly string[]> = {
-  jpeg: ["jpg", "jpeg"],
-  png: ["png"],
-  webp: ["webp"],
-};
-
-/** A front-matter file split: its YAML and its markdown body. */
-export interface FrontMatter {
-  /** The YAML between the `---` lines, `""` without front matter. */
-  yaml: string;
-  /** The markdown after it. */
-  body: string;
-}
-
-/**
- * Splits a front-matter file: the YAML between a first line `---` and the
- * next line `---` (or `...`), and the body after it. A file without front
- * matter is all body.
- *
- * @param text the file's text
- * @returns the YAML and the body, the body's first blank lines and final
- *   white space dropped
- * @example
- * ```ts
- * import { splitFrontMatter } from "@inpage/editor/cli";
- * import assert from "node:assert/strict";
- *
- * assert.deepEqual(splitFrontMatter("---\ntitle: Hi\n---\n\n# Hello\n"), {
- *   yaml: "title: Hi\n",
- *   body: "# Hello",
- * });
- * ```
- */
-export function splitFrontMatter(text: string): FrontMatter {
-  const normal = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
-  const tidy = (body: string) => body.replace(/^(?:[ \t]*\n)+/, "").trimEnd();
-  if (!normal.startsWith("---\n")) return { yaml: "", body: tidy(normal) };
-  const end = /^(?:---|\.\.\.)[ \t]*$/m;
-  const rest = normal.slice(4);
-  const match = end.exec(rest);
-  if (!match) return { yaml: "", body: tidy(normal) };
-  return {
-    yaml: rest.slice(0, match.index),
-    body: tidy(rest.slice(match.index + match[0].length)),
-  };
-}
-
-/**
- * The page name of a source file: its path in the folder it was found in,
- * in lower-case words joined by hyphens, the extension dropped; an index
- * file (`index`, `-index`, `_index`) stands for its folder.
- *
- * @param path the file's path inside the folder, with `/` separators
- * @param folder the folder's own name, for an index file at its top
- * @returns the page name, such as `about` or `blog/first-post`
- * @example
- * ```ts
- * import { pageName } from "@inpage/editor/cli";
- * import assert from "node:assert/strict";
- *
- * assert.equal(pageName("Privacy Policy.md", "pages"), "privacy-policy");
- * assert.equal(pageName("-index.md", "about"), "about");
- * assert.equal(pageName("team/-index.mdx", "pages"), "team");
- * ```
- */
-export function pageName(path: string, folder: string): string {
-  const segments = path.replace(/\.mdx?$/i, "").split("/");
-  if (INDEX_NAMES.has(segments.at(-1)!.toLowerCase())) segments.pop();
-  if (segments.length === 0) segments.push(folder);
-  return segments.map(slug).join("/");
-}
-
-function slug(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "");
-}
 
 /** The sources found, each with its page name. */
 interface Source {
@@ -262,111 +177,9 @@ async function findSources(
   return found;
 }
 
-/** The conversion of one run: image names given so far, copies planned. */
-class Conversion {
-  /** Stored name by the real path of the file it copies. */
-  readonly names = new Map<string, string>();
-  /** Real path of the file by stored name. */
-  readonly taken = new Map<string, string>();
-  /** Planned copies, by real path of the file. */
-  readonly copies = new Map<string, ImageCopy>();
-
-  constructor(readonly root: string, readonly realRoot: string) {}
-
-  /** The file a path names: in `public/`, beside the source, or the checkout. */
-  async find(path: string, source: string): Promise<string | undefined> {
-    const candidates = path.startsWith("/")
-      ? [join("public", path), path.slice(1)]
-      : [
-        join(dirname(source), path),
-        join("public", path),
-        join(IMAGES_FOLDER, path),
-        path,
-      ];
-    for (const candidate of candidates) {
-      const real = await Deno.realPath(join(this.root, candidate)).catch(() =>
-        undefined
-      );
-      if (real === undefined) continue;
-      if (!real.startsWith(this.realRoot + "/")) continue;
-      if ((await Deno.stat(real)).isFile) return real;
-    }
-    return undefined;
-  }
-
-  /** An accepted name for a file, the same for the same file. */
-  async nameFor(real: string, format: string): Promise<string> {
-    const known = this.names.get(real);
-    if (known !== undefined) return known;
-    const images = join(this.realRoot, IMAGES_FOLDER);
-    const inside = real.startsWith(images + "/")
-      ? relative(images, real)
-      : basename(real);
-    const extension = extname(inside).slice(1).toLowerCase();
-    const accepted = EXTENSIONS[format]!;
-    const ext = accepted.includes(extension) ? extension : accepted[0]!;
-    const stem = inside.slice(0, inside.length - extname(inside).length)
-      .split(/[/\\]/).map(slug).filter(Boolean).join("-")
-      .slice(0, IMAGE_SLUG_MAX).replace(/-+$/, "") || "image";
-    for (let n = 1;; n++) {
-      const name = n === 1 ? `${stem}.${ext}` : `${stem}-${n}.${ext}`;
-      if (!isImageName(name)) throw new Error(`Not an image name: ${name}`);
-      const holder = this.taken.get(name);
-      if (holder !== undefined && holder !== real) continue;
-      const at = join(images, name);
-      const existing = await Deno.realPath(at).catch(() => undefined);
-      if (
-        holder === undefined && existing !== undefined && existing !== real &&
-        !await sameBytes(existing, real)
-      ) continue;
-      this.names.set(real, name);
-      this.taken.set(name, real);
-      if (existing === undefined) {
-        this.copies.set(real, {
-          from: relative(this.realRoot, real).replaceAll("\\", "/"),
-          to: `${IMAGES_FOLDER}/${name}`,
-        });
-      }
-      return name;
-    }
-  }
-}
-
-async function sameBytes(a: string, b: string): Promise<boolean> {
-  const [x, y] = await Promise.all([Deno.readFile(a), Deno.readFile(b)]);
-  return x.byteLength === y.byteLength && x.every((byte, i) => byte === y[i]);
-}
-
-/** The media object for an image path, or why not. */
-async function media(
-  conversion: Conversion,
-  path: string,
-  source: string,
-): Promise<
-  { src: string; width: number; height: number; real: string } | string
-> {
-  const real = await conversion.find(path, source);
-  if (real === undefined) {
-    return `no image file for ${JSON.stringify(path)} (looked in public/, ${
-      dirname(source)
-    }/ and the checkout); left as the string`;
-  }
-  let info;
-  try {
-    info = imageHeader(await Deno.readFile(real));
-  } catch (error) {
-    if (!(error instanceof ImageFormatError)) throw error;
-    return `${
-      JSON.stringify(path)
-    } is not a JPEG, PNG or WebP image the media rule accepts (${error.message}); left as the string: convert the file, then run again`;
-  }
-  const src = await conversion.nameFor(real, info.format);
-  return { src, width: info.width, height: info.height, real };
-}
-
 /** Converts the front matter's values: image paths become media objects. */
 async function convertValue(
-  conversion: Conversion,
+  conversion: ImageNames,
   value: unknown,
   tokens: (string | number)[],
   page: { source: string; images: string[]; problems: ConvertProblem[] },
@@ -379,8 +192,8 @@ async function convertValue(
       detail,
     });
   if (typeof value === "string") {
-    if (!IMAGE_PATH.test(value)) return value;
-    const made = await media(conversion, value, page.source);
+    if (!isImagePath(value)) return value;
+    const made = await mediaFor(conversion, value, page.source);
     if (typeof made === "string") {
       problem(made);
       return value;
@@ -406,7 +219,7 @@ async function convertValue(
     const record = value as Record<string, unknown>;
     const out: Record<string, unknown> = {};
     const src = record.src;
-    const isMedia = typeof src === "string" && IMAGE_PATH.test(src);
+    const isMedia = typeof src === "string" && isImagePath(src);
     for (const [key, child] of Object.entries(record)) {
       if (isMedia && key === "src") continue;
       out[key] = await convertValue(
@@ -418,7 +231,7 @@ async function convertValue(
       );
     }
     if (!isMedia) return out;
-    const made = await media(conversion, src, page.source);
+    const made = await mediaFor(conversion, src, page.source);
     if (typeof made === "string") {
       tokens.push("src");
       problem(made);
@@ -514,7 +327,7 @@ export async function convertSite(
     throw new ConvertError(`${root} is not a folder`);
   });
   const sources = await findSources(root, options.sources);
-  const conversion = new Conversion(root, realRoot);
+  const conversion = new ImageNames(root, realRoot);
   const report: ConvertReport = {
     pages: [],
     copies: [],
