@@ -19,6 +19,8 @@ import { hashKeyCommand, KeyInputError } from "./cli/hash_key.ts";
 import { startServe } from "./cli/serve.ts";
 import { ServeError } from "./cli/site_checkout.ts";
 import { checkCommand } from "./cli/check.ts";
+import { convertCommand, ConvertError } from "./cli/convert.ts";
+import type { ConvertOptions } from "./cli/convert.ts";
 import { VERSION } from "./lib/version.ts";
 import { IMAGES_FOLDER, PAGES_FOLDER, ROUTES } from "./lib/wire/names.ts";
 import type { ServeOptions } from "./cli/serve.ts";
@@ -35,6 +37,21 @@ export type { RunningServe, ServeIo, ServeOptions } from "./cli/serve.ts";
 export { hashKeyCommand } from "./cli/hash_key.ts";
 export { checkCommand, checkPages, formatFailure } from "./cli/check.ts";
 export type { CheckOptions, CheckReport, PageFailure } from "./cli/check.ts";
+export {
+  convertCommand,
+  ConvertError,
+  convertSite,
+  pageName,
+  splitFrontMatter,
+} from "./cli/convert.ts";
+export type {
+  ConvertedPage,
+  ConvertOptions,
+  ConvertProblem,
+  ConvertReport,
+  FrontMatter,
+  ImageCopy,
+} from "./cli/convert.ts";
 export {
   contentTypeOf,
   createStaticSite,
@@ -82,6 +99,9 @@ function integer(name: string, min: number, max: number) {
 /** `editor check` found failures: exit code 1, the lines already printed. */
 class CheckFailed extends Error {}
 
+/** `editor convert` left something out: exit code 1, the lines printed. */
+class ConvertFailed extends Error {}
+
 /** Builds the `editor` program: commander, not yet parsed. */
 function createProgram(io: CliIo): Command {
   const program = new Command("editor")
@@ -94,6 +114,7 @@ function createProgram(io: CliIo): Command {
     .showHelpAfterError("(run editor --help for usage)");
   addServe(program, io);
   addCheck(program, io);
+  addConvert(program, io);
   addHashKey(program, io);
   return program;
 }
@@ -232,6 +253,66 @@ In GitHub Actions, before the build:
     });
 }
 
+/** `editor convert`: front-matter pages (`.md`, `.mdx`) to page files. */
+function addConvert(program: Command, io: CliIo): void {
+  addRepoOption(
+    program.command("convert").description(
+      "Convert front-matter pages (.md, .mdx) into page files, and their image paths into media objects",
+    ),
+  )
+    .argument(
+      "[sources...]",
+      `front-matter files or folders of them, from the checkout (default: the .md and .mdx files in ${PAGES_FOLDER})`,
+    )
+    .option(
+      "--lang <code>",
+      "the language of a single-language site: the pages go under it",
+      "en",
+    )
+    .option("--dry-run", "print what would be done, write nothing")
+    .addHelpText(
+      "after",
+      `
+Each source becomes ${PAGES_FOLDER}/{lang}/{page}.json: the page is its
+path in the folder named (an index file, -index.md, is its folder), in
+lower-case words joined by hyphens. Every front-matter key is kept as it is;
+the markdown body becomes the string field "body". A string naming an image
+file ("/images/banner.png") becomes a media object {src, width, height, alt},
+its sides read from the file; the file is copied into ${IMAGES_FOLDER}/
+under a name the media rule accepts (Banner.PNG to banner.png) and the
+original stays. A page is written only when it passes the page rules
+(raw HTML in a body does not: write markdown); the sources are never changed.
+
+Standard output: one line per page written and per image copied, then
+"not converted: source: pointer: reason" for what could not be converted.
+Exit code: 0 when everything converted, 1 otherwise.
+
+Examples:
+  deno task editor convert --repo ../my-site --dry-run
+  deno task editor convert --repo ../my-site --lang fr
+  deno task editor convert --repo . src/content/about src/content/homepage`,
+    )
+    .action(
+      async (
+        sources: string[],
+        options: Omit<ConvertOptions, "sources">,
+      ) => {
+        let code: number;
+        try {
+          code = await convertCommand({ ...options, sources }, {
+            out: io.out,
+            err: io.err,
+          });
+        } catch (error) {
+          if (!(error instanceof ConvertError)) throw error;
+          io.err(`editor: ${error.message}\n`);
+          code = 1;
+        }
+        if (code !== 0) throw new ConvertFailed();
+      },
+    );
+}
+
 /** `editor hash-key`: the argon2id hash of the site key. */
 function addHashKey(program: Command, io: CliIo): void {
   const command = program.command("hash-key")
@@ -299,7 +380,9 @@ export async function main(args: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
-    if (error instanceof CheckFailed) return 1;
+    if (error instanceof CheckFailed || error instanceof ConvertFailed) {
+      return 1;
+    }
     if (error instanceof KeyInputError || error instanceof ServeError) {
       io.err(`editor: ${error.message}\n`);
       return 1;
