@@ -170,23 +170,22 @@ Deno.test("regions: a bad item, template or field is refused", () => {
   }
   const cyclic: Record<string, unknown> = {};
   cyclic.self = cyclic;
-  for (
-    const bad of [
-      undefined,
-      () => 1,
-      Number.NaN,
-      Infinity,
-      1n,
-      new Date(),
-      {
-        a: undefined,
-      },
-      [Symbol()],
-      cyclic,
-    ]
-  ) {
-    assert.throws(() => template("/sections", bad), TypeError, String(bad));
-  }
+  const notJson = [
+    undefined,
+    () => 1,
+    Number.NaN,
+    Infinity,
+    1n,
+    new Date(),
+    {
+      a: undefined,
+    },
+    [Symbol()],
+    cyclic,
+  ];
+  notJson.forEach((bad, index) => {
+    assert.throws(() => template("/sections", bad), TypeError, `#${index}`);
+  });
   for (const bad of ["", "/a b", "/a\tb", ["a b"]]) {
     assert.throws(() => fields([bad]), TypeError, String(bad));
   }
