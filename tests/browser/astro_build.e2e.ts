@@ -48,6 +48,7 @@ Deno.test("astro build served by the Deploy entry: pages, overlay and routes on 
       /^5 HTML files checked \(4 page elements, \d+ regions\): every region fits its page file\n$/,
     );
     assert.equal(check.code, 0);
+    console.log(`editor check --html dist: ${check.stdout.trim()}`);
     const files = await pageFiles(root);
     await using github = startGitHubDouble({ files });
     const key = "astro deploy key";
