@@ -242,6 +242,7 @@ Deno.test("check --html: page files, containers, lists and templates that drifte
   <div data-inpage-page="src/content/pages/en/gone.json"><p data-inpage-text="/x"></p></div>
   <div data-inpage-page="../secret.json" data-inpage-image-format="gif"></div>
   <div data-inpage-page="src/content/pages/en/broken.json"></div>
+  <div data-inpage-page="src/content/pages/en/broken.json"></div>
   <p data-inpage-fields="/description"></p>
   <div${attrs(inpage.page(HOME))}>
     <p data-inpage-text="title"></p>
@@ -265,6 +266,8 @@ Deno.test("check --html: page files, containers, lists and templates that drifte
     'b.html: [data-inpage-page="src/content/pages/en/gone.json"]: no page file src/content/pages/en/gone.json in the checkout',
     'b.html: [data-inpage-page="../secret.json"]: not a page path: src/content/pages/{en|fr}/{page}.json',
     'b.html: [data-inpage-image-format="gif"]: data-inpage-image-format is webp, jpeg or png',
+    'b.html: [data-inpage-page="src/content/pages/en/broken.json"]: src/content/pages/en/broken.json is not JSON',
+    'b.html: [data-inpage-page="src/content/pages/en/broken.json"]: a second data-inpage-page element for the same page file: the overlay would publish it twice',
     'b.html: [data-inpage-page="src/content/pages/en/broken.json"]: src/content/pages/en/broken.json is not JSON',
     'b.html: [data-inpage-fields="/description"]: data-inpage-fields on an element without data-inpage-page',
     'b.html: [data-inpage-text="title"]: data-inpage-text is not a JSON Pointer',
