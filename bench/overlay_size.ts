@@ -1,26 +1,44 @@
 /**
- * Prints the built loader's and overlay's sizes, minified and gzipped, next
- * to their aims (loader at most 2 KB gzipped, overlay at most 120 KB):
+ * Prints the built overlay's sizes, minified, gzipped and brotli-compressed
+ * (the copies `deno task build` commits and the server answers), next to
+ * their aims: the loader at most 2 KB gzipped, the parts every editor loads
+ * at most 100 KB gzipped together; the lazy parts load only when needed.
  * `npx --yes deno@2.9.6 run -A bench/overlay_size.ts`.
  *
  * @module
  */
 
-import { gzipSync } from "node:zlib";
+const DIST = new URL("../overlay/dist/", import.meta.url);
+const manifest = JSON.parse(
+  await Deno.readTextFile(new URL("manifest.json", DIST)),
+) as { loader: string; eager: string[]; lazy: string[] };
 
-const AIMS: Record<string, number> = {
-  "loader.js": 2 * 1024,
-  "overlay.js": 120 * 1024,
-};
+async function size(names: string[], suffix: string): Promise<number> {
+  let total = 0;
+  for (const name of names) {
+    total += (await Deno.stat(new URL(name + suffix, DIST))).size;
+  }
+  return total;
+}
 
-for (const [file, aim] of Object.entries(AIMS)) {
-  const bytes = await Deno.readFile(
-    new URL(`../overlay/dist/${file}`, import.meta.url),
-  );
-  const gzipped = gzipSync(bytes, { level: 9 }).byteLength;
+for (
+  const [label, names, aim] of [
+    ["loader (every page)", [manifest.loader], 2 * 1024],
+    ["every editor", manifest.eager, 100 * 1024],
+    ["lazy parts", manifest.lazy, undefined],
+  ] as const
+) {
+  const gzipped = await size([...names], ".gz");
   console.log(
-    `${file}: ${bytes.byteLength} bytes minified, ${gzipped} bytes gzipped (${
+    `${label}: ${names.join(", ")}: ${await size(
+      [...names],
+      "",
+    )} bytes minified, ${gzipped} bytes gzipped (${
       (gzipped / 1024).toFixed(1)
-    } KB; aim ${aim / 1024} KB: ${gzipped <= aim ? "met" : "over"})`,
+    } KB${
+      aim === undefined
+        ? ""
+        : `; aim ${aim / 1024} KB: ${gzipped <= aim ? "met" : "over"}`
+    }), ${await size([...names], ".br")} bytes brotli`,
   );
 }

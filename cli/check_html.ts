@@ -29,7 +29,7 @@ import { checkLocales } from "../lib/pages/locales.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import { getPointer, pointerProblem, setPointer } from "../lib/wire/pointer.ts";
 import { INPAGE_ATTRIBUTES as A, PAGES_FOLDER } from "../lib/wire/names.ts";
-import { localeFolders, ServeError } from "./serve.ts";
+import { localeFolders, ServeError } from "./site_checkout.ts";
 
 type Element = DefaultTreeAdapterTypes.Element;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;

@@ -94,6 +94,8 @@ export interface EditorErrorInit {
   reason?: string | undefined;
   /** What a 415 recognised in the bytes, such as `gif`. */
   kind?: string | undefined;
+  /** Every problem of a 422 (up to 50, in document order), when listed. */
+  problems?: ReadonlyArray<{ at: string; reason: string }> | undefined;
   /** On a 502, the repository's own code (`not_found`, `unauthorized`, `unavailable`). */
   repository?: string | undefined;
   /** The underlying failure, for a `network` error. */
@@ -124,6 +126,11 @@ export class EditorError extends Error {
   readonly reason: string | undefined;
   /** What a 415 recognised (`gif`, `svg`, …). */
   readonly kind: string | undefined;
+  /**
+   * Every problem of a 422, in document order: the body's `problems`, or
+   * its `at` and `reason` alone when it lists none.
+   */
+  readonly problems: ReadonlyArray<{ at: string; reason: string }>;
   /** On a 502, the repository's own code. */
   readonly repository: string | undefined;
 
@@ -147,6 +154,10 @@ export class EditorError extends Error {
     this.at = init.at;
     this.reason = init.reason;
     this.kind = init.kind;
+    this.problems = init.problems ??
+      (init.at !== undefined && init.reason !== undefined
+        ? [{ at: init.at, reason: init.reason }]
+        : []);
     this.repository = init.repository;
   }
 }
@@ -321,6 +332,7 @@ export function failure(response: Response, body: unknown): EditorError {
     at: fields?.at,
     reason: fields?.reason,
     kind: fields?.kind,
+    problems: fields?.problems,
     repository: status === 502 ? fields?.error : undefined,
   });
 }

@@ -21,6 +21,7 @@ const REASONS: Readonly<Record<string, string>> = {
     "This link is not allowed. Use a page of the site (/about), a #section, or an https:, http:, mailto: or tel: address.",
   markup: "This text holds formatting that is not allowed.",
   number: "A number here cannot be stored exactly.",
+  empty: "This field is now empty.",
 };
 
 /**
@@ -33,6 +34,23 @@ export function reasonSentence(reason: string | undefined): string {
   return (reason !== undefined && Object.hasOwn(REASONS, reason))
     ? REASONS[reason] as string
     : "This field was refused by the page rules.";
+}
+
+/**
+ * The sentence for a problem at a field, worded for the kind of field.
+ *
+ * @param reason the problem's reason
+ * @param kind how the field is shown (`text` for plain text), if known
+ * @returns a sentence
+ */
+export function problemSentence(
+  reason: string,
+  kind?: string,
+): string {
+  if (kind === "text" && reason === "markup") {
+    return "Plain text cannot hold “<” or anything written like HTML: remove it.";
+  }
+  return reasonSentence(reason);
 }
 
 /**

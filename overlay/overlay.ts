@@ -7,6 +7,10 @@
  * the changed page files through the browser client. Its interface lives in
  * an open shadow root.
  *
+ * This file is the wiring: the edit session (`session/`) holds the work and
+ * every state; the bar, the dialogs, the toolbar and the regions show it
+ * and send the person's actions to it.
+ *
  * @module
  */
 
@@ -14,24 +18,22 @@ import {
   type Client,
   createClient,
   EditorError,
-  getPointer,
   type PageObject,
-  setPointer,
 } from "../client/mod.ts";
-import { clearDraft, loadDraft, saveDraft } from "./drafts.ts";
-import { chooseImage } from "./image_dialog.ts";
-import { keepMine, sameValue } from "./merge.ts";
-import { failureSentence, reasonSentence, retrySentence } from "./messages.ts";
-import {
-  findRegion,
-  mountRegions,
-  type PageState,
-  type RegionHooks,
-} from "./regions.ts";
+import { chooseImage } from "./views/image_dialog.ts";
+import { failureSentence } from "./messages.ts";
+import { findRegion, mountRegions, type Region } from "./regions.ts";
+import { linkProblem } from "./session/checks.ts";
+import { fieldName, getPointer } from "./session/pointer.ts";
+import { EditSession, type PublishOutcome } from "./session/session.ts";
+import { sameValue } from "./session/values.ts";
 import { OVERLAY_CSS, PAGE_CSS } from "./styles.ts";
-import { CROPPER_CSS } from "./cropper_css.ts";
-import { editLink, Toolbar } from "./toolbar.ts";
-import { h, messageDialog, showDialog } from "./ui.ts";
+import { Toolbar } from "./views/toolbar.ts";
+import { focusedElement, h, messageDialog, showDialog } from "./ui.ts";
+import { createBar } from "./views/bar.ts";
+import { askConflict } from "./views/conflict_dialog.ts";
+import { editLink } from "./views/link_dialog.ts";
+import { askLogin } from "./views/login_dialog.ts";
 
 /** Options of {@linkcode start}. */
 export interface StartOptions {
@@ -50,587 +52,453 @@ let started = false;
 export async function start(options: StartOptions = {}): Promise<void> {
   if (started) return;
   started = true;
-  const overlay = new Overlay(options.client ?? createClient());
-  await overlay.open();
+  await open(options.client ?? createClient());
 }
 
-class Overlay {
-  readonly client: Client;
-  readonly host: HTMLElement;
-  readonly root: ShadowRoot;
-  readonly ui: HTMLElement;
-  readonly status: HTMLElement;
-  readonly hint: HTMLElement;
-  readonly alert: HTMLElement;
-  readonly alertText: HTMLElement;
-  readonly message: HTMLInputElement;
-  readonly publishButton: HTMLButtonElement;
-  readonly toolbar: Toolbar;
-  readonly pageSheet: CSSStyleSheet;
-  pages: PageState[] = [];
-  busy = false;
-
-  constructor(client: Client) {
-    this.client = client;
-    this.host = h("div", { "data-inpage-overlay": "" });
-    this.root = this.host.attachShadow({ mode: "open" });
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(OVERLAY_CSS + CROPPER_CSS);
-    this.root.adoptedStyleSheets = [sheet];
-    this.pageSheet = new CSSStyleSheet();
-    this.pageSheet.replaceSync(PAGE_CSS);
-    this.status = h("span", { class: "status", role: "status" }, "Loading…");
-    this.hint = h(
-      "span",
-      { class: "hint", hidden: true },
-      "Click any outlined text or image to change it.",
-    );
-    this.message = h("input", {
-      type: "text",
-      maxlength: "120",
-      placeholder: "What did you change?",
-    });
-    this.publishButton = h("button", {
-      class: "primary",
-      type: "button",
-      onclick: () => void this.publish(),
-    }, "Publish");
-    this.alertText = h("p", {});
-    this.alert = h(
-      "div",
-      { class: "alert", role: "alert", hidden: true },
-      this.alertText,
-      h("button", {
-        type: "button",
-        onclick: () => this.hideAlert(),
-      }, "Dismiss"),
-    );
-    this.toolbar = new Toolbar(this.root);
-    const bar = h(
-      "div",
-      { class: "bar", role: "region", "aria-label": "Page editor" },
-      h("span", { class: "title" }, "Editing"),
-      this.status,
-      this.hint,
-      h("label", {}, "Message", this.message),
-      this.publishButton,
-      h(
-        "button",
-        { type: "button", onclick: () => void this.logout() },
-        "Log out",
-      ),
-    );
-    this.ui = h(
-      "div",
-      { class: "ui" },
-      this.toolbar.element,
-      this.alert,
-      bar,
-    );
-    this.root.append(this.ui);
+/** The browser's storage for drafts; none when the browser refuses it. */
+function storage(): Storage | undefined {
+  let store: Storage | undefined;
+  try {
+    store = globalThis.localStorage;
+  } catch {
+    // Storage disabled: editing works, without drafts.
   }
+  return store;
+}
 
-  async open(): Promise<void> {
-    document.body.append(this.host);
-    const containers = [
-      ...document.querySelectorAll<HTMLElement>("[data-inpage-page]"),
-    ];
-    if (containers.length === 0) {
-      this.setStatus("No editable regions on this page", "error");
-      return;
-    }
-    while (true) {
-      try {
-        await this.loadPages(containers);
-        break;
-      } catch (error) {
-        if (error instanceof EditorError && error.code === "unauthorized") {
-          this.setStatus("Log in to edit", "clean");
-          if (!await this.login()) return this.close();
-          continue;
-        }
-        this.showAlert(
-          error instanceof EditorError
-            ? failureSentence(error)
-            : "The editor could not start on this page.",
-        );
-        this.setStatus("Not ready", "error");
-        return;
-      }
-    }
-    document.adoptedStyleSheets = [
-      ...document.adoptedStyleSheets,
-      this.pageSheet,
-    ];
-    document.documentElement.setAttribute("data-inpage-editing", "");
-    this.refresh();
-    for (const page of this.pages) await this.offerDraft(page);
-  }
+async function open(client: Client): Promise<void> {
+  const session = new EditSession(storage());
+  const host = h("div", { "data-inpage-overlay": "" });
+  const root = host.attachShadow({ mode: "open" });
+  const sheet = new CSSStyleSheet();
+  sheet.replaceSync(OVERLAY_CSS);
+  root.adoptedStyleSheets = [sheet];
+  const pageSheet = new CSSStyleSheet();
+  pageSheet.replaceSync(PAGE_CSS);
+  const toolbar = new Toolbar(root);
+  let regions: Region[] = [];
+  /** Where the person was last working, to give the focus back to. */
+  let working: Region | undefined;
 
-  async login(notice?: string): Promise<boolean> {
-    const key = h("input", {
-      type: "password",
-      autocomplete: "current-password",
-      required: true,
-    });
-    const error = h("p", { class: "error", role: "alert" }, notice ?? "");
-    const submit = h("button", { class: "primary", type: "submit" }, "Log in");
-    const dialog = h("dialog", { "aria-labelledby": "inpage-login-title" });
-    const form = h(
-      "form",
-      {},
-      h("h2", { id: "inpage-login-title" }, "Log in to edit this site"),
-      h(
-        "label",
-        {},
-        "Site key",
-        key,
-        h("span", { class: "hint" }, "The key the site's owner gave you."),
-      ),
-      error,
-      h(
-        "div",
-        { class: "actions" },
-        h("button", {
-          type: "button",
-          onclick: () => dialog.close("cancel"),
-        }, "Cancel"),
-        submit,
-      ),
-    );
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      submit.disabled = true;
-      error.textContent = "";
-      try {
-        await this.client.login(key.value);
-        dialog.close("ok");
-      } catch (failure) {
-        error.textContent = failure instanceof EditorError
-          ? failure.code === "unauthorized"
-            ? "This key is not right. Check it and try again."
-            : failure.code === "rate_limited"
-            ? `Too many attempts. ${retrySentence(failure.retryAfter)}`
-            : failureSentence(failure)
-          : "Logging in failed.";
-        submit.disabled = false;
-        key.select();
-      }
-    });
-    dialog.append(form);
-    return await showDialog(this.root, dialog) === "ok";
-  }
-
-  async loadPages(containers: HTMLElement[]): Promise<void> {
-    const pages: PageState[] = [];
-    for (const container of containers) {
-      const path = container.getAttribute("data-inpage-page") ?? "";
-      const { content, version } = await this.client.read(path);
-      const base = JSON.parse(content) as PageObject;
-      pages.push({
-        path,
-        container,
-        version,
-        base,
-        changes: new Map(),
-        regions: [],
-      });
-    }
-    this.pages = pages;
-    for (const page of pages) mountRegions(page, this.hooks);
-  }
-
-  /** What the regions report to. */
-  readonly hooks: RegionHooks = {
-    change: (page, pointer, value, element) =>
-      this.change(page, pointer, value, element),
-    richFocus: (region) => {
-      if (region.rich) this.toolbar.show(region.rich, region.element);
-    },
-    richSelection: (region) => {
-      if (region.rich && this.toolbar.active === region.rich) {
-        this.toolbar.update();
-      }
-    },
-    richToolbar: (region) => {
-      if (!region.rich) return;
-      this.toolbar.show(region.rich, region.element);
-      this.toolbar.focus();
-    },
-    richLink: (region) => {
-      if (region.rich) void editLink(this.root, region.rich);
-    },
-    otherFocus: () => this.toolbar.hide(),
-    replaceImage: (page, region, image) =>
-      void this.replaceImage(page, region.pointer, region.element, image),
+  const returnFocus = () => {
+    const now = focusedElement();
+    if (
+      !working?.element.isConnected ||
+      (now && now !== bar.publishButton && now !== host)
+    ) return;
+    // A rich-text editor puts its own selection back.
+    if (working.rich) working.rich.editor.view.focus();
+    else working.element.focus({ preventScroll: true });
   };
 
-  async replaceImage(
-    page: PageState,
-    pointer: string,
-    element: HTMLElement,
+  const publishWith = async (
+    run: () => Promise<PublishOutcome>,
+  ): Promise<void> => {
+    const outcome = await run();
+    if (outcome.kind === "conflict") {
+      const answer = await askConflict(root, outcome.fields);
+      if (answer.action === "reload") {
+        session.discardDraft(outcome.path);
+        removeUnloadGuard();
+        location.reload();
+        return;
+      }
+      if (answer.action === "keep") {
+        return await publishWith(() =>
+          session.keepMine(
+            client,
+            outcome.path,
+            outcome.fresh,
+            outcome.fields,
+            answer.choices,
+          )
+        );
+      }
+      return;
+    }
+    if (outcome.kind === "unauthorized") {
+      if (
+        await askLogin(
+          root,
+          client,
+          "Your session has ended. Log in again; your changes are kept.",
+        )
+      ) session.setStatus("Logged in again: press Publish", "dirty");
+      return;
+    }
+    if (outcome.kind === "failed") {
+      const first = session.problems.find((problem) => !problem.local) ??
+        session.problems[0];
+      const region = first && findRegion(regions, first.at);
+      region?.element.scrollIntoView({ block: "center" });
+    }
+    returnFocus();
+  };
+
+  const publish = async () => {
+    if (session.busy) return;
+    const emptied = session.emptied();
+    if (emptied.length > 0) {
+      const answer = await showDialog(
+        root,
+        messageDialog("Publish an empty field?", [
+          h(
+            "p",
+            {},
+            "These fields held words and are now empty. Visitors will see nothing there.",
+          ),
+          h(
+            "ul",
+            {},
+            ...emptied.map((problem) => {
+              const page = session.page(problem.path);
+              const was = page ? getPointer(page.base, problem.at) : "";
+              return h(
+                "li",
+                {},
+                h("strong", {}, fieldName(problem.at)),
+                `, which held “${String(was)}”`,
+              );
+            }),
+          ),
+        ], [
+          { label: "Cancel", value: "cancel" },
+          { label: "Publish anyway", value: "publish", kind: "primary" },
+        ]),
+      );
+      if (answer !== "publish") return;
+    }
+    await publishWith(() => session.publish(client));
+  };
+
+  const askDiscard = async (question: string, yes: string, after: string) =>
+    await showDialog(
+      root,
+      messageDialog(question, [
+        h(
+          "p",
+          {},
+          `You have ${session.count} unsaved change${
+            session.count === 1 ? "" : "s"
+          }. ${after}`,
+        ),
+      ], [
+        { label: "Cancel", value: "cancel" },
+        { label: yes, value: "yes", kind: "primary" },
+      ]),
+    ) === "yes";
+
+  const bar = createBar(session, {
+    undo: () => session.undo(),
+    redo: () => session.redo(),
+    discardAll: async () => {
+      if (
+        session.count > 0 &&
+        await askDiscard(
+          "Discard all unsaved changes?",
+          "Discard all",
+          "They cannot be brought back.",
+        )
+      ) session.discardAll();
+    },
+    publish: () => void publish(),
+    logout: async () => {
+      if (
+        session.count > 0 &&
+        !await askDiscard(
+          "Log out with unsaved changes?",
+          "Log out anyway",
+          "They stay in this browser as a draft, offered when you next edit this page.",
+        )
+      ) return;
+      try {
+        await client.logout();
+      } catch (error) {
+        session.setStatus("Not logged out", "error");
+        session.setAlert(
+          error instanceof EditorError
+            ? failureSentence(error)
+            : "Logging out failed.",
+        );
+        return;
+      }
+      removeUnloadGuard();
+      const url = new URL(location.href);
+      url.searchParams.delete("edit");
+      location.replace(url.href);
+    },
+    focusProblem: (path, at) => {
+      const region = findRegion(
+        regions.filter((region) => region.path === path),
+        at,
+      );
+      region?.element.scrollIntoView({ block: "center" });
+      (region?.rich?.editor.view.dom ?? region?.element)?.focus();
+    },
+  });
+  root.append(h("div", { class: "ui" }, toolbar.element, ...bar.elements));
+  document.body.append(host);
+
+  const onUnload = (event: BeforeUnloadEvent) => {
+    if (session.count === 0) return;
+    event.preventDefault();
+    event.returnValue = "";
+  };
+  const removeUnloadGuard = () => removeEventListener("beforeunload", onUnload);
+  addEventListener("beforeunload", onUnload);
+
+  // Ctrl/Cmd+Z and Shift+Ctrl/Cmd+Z outside a field step through the
+  // session; inside a field the field's own undo runs.
+  addEventListener("keydown", (event) => {
+    const key = event.key.toLowerCase();
+    if (!(event.ctrlKey || event.metaKey) || (key !== "z" && key !== "y")) {
+      return;
+    }
+    const target = event.composedPath()[0];
+    if (
+      target instanceof HTMLElement &&
+      (target.isContentEditable || target instanceof HTMLInputElement ||
+        target instanceof HTMLTextAreaElement || target.closest("dialog"))
+    ) return;
+    event.preventDefault();
+    if (key === "y" || event.shiftKey) session.redo();
+    else session.undo();
+  });
+
+  const containers = [
+    ...document.querySelectorAll<HTMLElement>("[data-inpage-page]"),
+  ];
+  if (containers.length === 0) {
+    session.setStatus("No editable regions on this page", "error");
+    return;
+  }
+  let read: Array<{ path: string; version: string; base: PageObject }>;
+  while (true) {
+    try {
+      read = [];
+      for (const container of containers) {
+        const path = container.getAttribute("data-inpage-page") ?? "";
+        const { content, version } = await client.read(path);
+        read.push({ path, version, base: JSON.parse(content) as PageObject });
+      }
+      break;
+    } catch (error) {
+      if (error instanceof EditorError && error.code === "unauthorized") {
+        session.setStatus("Log in to edit", "clean");
+        if (!await askLogin(root, client)) return close();
+        continue;
+      }
+      session.setAlert(
+        error instanceof EditorError
+          ? failureSentence(error)
+          : "The editor could not start on this page.",
+      );
+      session.setStatus("Not ready", "error");
+      return;
+    }
+  }
+
+  const hooks = {
+    change: (region: Region, value: unknown) =>
+      session.change(region.path, region.pointer, value),
+    leave: () => session.seal(),
+    richFocus: (region: Region) => {
+      working = region;
+      if (region.rich) toolbar.show(region.rich, region.element);
+    },
+    richSelection: (region: Region) => {
+      if (region.rich && toolbar.active === region.rich) toolbar.update();
+    },
+    richToolbar: (region: Region) => {
+      if (!region.rich) return;
+      toolbar.show(region.rich, region.element);
+      toolbar.focus();
+    },
+    richLink: (region: Region) => {
+      if (region.rich) void editLink(root, region.rich);
+    },
+    otherFocus: (region: Region) => {
+      working = region;
+      toolbar.hide();
+    },
+    replaceImage: (region: Region, image: HTMLImageElement | null) =>
+      void replaceImage(region, image),
+  };
+
+  const replaceImage = async (
+    region: Region,
     image: HTMLImageElement | null,
-  ): Promise<void> {
-    const current = this.valueOf(page, pointer);
+  ) => {
+    if (session.busy) return;
+    const current = session.valueOf(region.path, region.pointer);
     const media = typeof current === "object" && current !== null
       ? current as Record<string, unknown>
       : {};
     const prepared = await chooseImage(
-      this.root,
+      root,
       typeof media.alt === "string" ? media.alt : "",
     );
     if (!prepared) return;
-    this.setStatus("Uploading the image…", "busy");
     try {
-      const stored = await this.client.upload(
-        new File([prepared.blob], `${prepared.name}.webp`, {
-          type: "image/webp",
-        }),
-        prepared.name,
+      const stored = await session.whileBusy(
+        "Uploading the image…",
+        () =>
+          client.upload(
+            new File([prepared.blob], `${prepared.name}.webp`, {
+              type: "image/webp",
+            }),
+            prepared.name,
+          ),
       );
-      this.change(page, pointer, {
-        ...media,
-        src: stored.src,
-        width: stored.width,
-        height: stored.height,
-        alt: prepared.alt,
-      }, element);
       if (image) {
         image.removeAttribute("srcset");
         image.src = URL.createObjectURL(prepared.blob);
         image.width = stored.width;
         image.height = stored.height;
-        image.alt = prepared.alt;
         image.setAttribute("data-inpage-src", stored.src);
       }
-      this.refresh();
-    } catch (error) {
-      this.fail(error);
-    }
-  }
-
-  valueOf(page: PageState, pointer: string): unknown {
-    return page.changes.has(pointer)
-      ? page.changes.get(pointer)
-      : getPointer(page.base, pointer);
-  }
-
-  change(
-    page: PageState,
-    pointer: string,
-    value: unknown,
-    element: HTMLElement,
-  ): void {
-    if (sameValue(value, getPointer(page.base, pointer))) {
-      page.changes.delete(pointer);
-      element.removeAttribute("data-inpage-changed");
-    } else {
-      page.changes.set(pointer, value);
-      element.setAttribute("data-inpage-changed", "");
-    }
-    element.removeAttribute("data-inpage-invalid");
-    element.removeAttribute("aria-invalid");
-    saveDraft(localStorage, page.path, page.version, page.changes);
-    this.refresh();
-  }
-
-  refresh(): void {
-    if (this.busy) return;
-    const count = this.pages.reduce((sum, page) => sum + page.changes.size, 0);
-    if (count > 0) {
-      this.setStatus(
-        `${count} unsaved change${count === 1 ? "" : "s"}`,
-        "dirty",
-      );
-    } else if (this.status.dataset.state !== "published") {
-      this.setStatus("No unsaved changes", "clean");
-    }
-  }
-
-  setStatus(text: string, state: string): void {
-    this.hint.hidden = !(state === "clean" && this.pages.length > 0);
-    this.status.textContent = text;
-    this.status.dataset.state = state;
-  }
-
-  showAlert(text: string): void {
-    this.alertText.textContent = text;
-    this.alert.hidden = false;
-  }
-
-  hideAlert(): void {
-    this.alert.hidden = true;
-  }
-
-  async offerDraft(page: PageState): Promise<void> {
-    const draft = loadDraft(localStorage, page.path, page.version);
-    if (!draft) return;
-    const time = new Date(draft.savedAt).toLocaleString();
-    const count = draft.changes.size;
-    const answer = await showDialog(
-      this.root,
-      messageDialog("Restore unsaved changes?", [
-        h(
-          "p",
-          {},
-          `You have ${count} unsaved change${
-            count === 1 ? "" : "s"
-          } on this page from ${time}, not yet published.`,
-        ),
-      ], [
-        { label: "Discard them", value: "discard", kind: "danger" },
-        { label: "Restore", value: "restore", kind: "primary" },
-      ]),
-    );
-    if (answer !== "restore") {
-      clearDraft(localStorage, page.path, page.version);
-      return;
-    }
-    for (const [pointer, value] of draft.changes) {
-      const region = page.regions.find((r) => r.pointer === pointer);
-      if (!region) continue;
-      region.show(value);
-      this.change(page, pointer, value, region.element);
-    }
-  }
-
-  async publish(): Promise<void> {
-    if (this.busy) return;
-    this.hideAlert();
-    for (const page of this.pages) {
-      for (const region of page.regions) {
-        region.element.removeAttribute("data-inpage-invalid");
-        region.element.removeAttribute("aria-invalid");
-      }
-    }
-    const dirty = this.pages.filter((page) => page.changes.size > 0);
-    if (dirty.length === 0) {
-      this.setStatus("Nothing to publish", "clean");
-      return;
-    }
-    this.busy = true;
-    this.publishButton.disabled = true;
-    this.setStatus("Publishing…", "busy");
-    try {
-      for (const page of dirty) {
-        await this.publishPage(page, applyChanges(page.base, page.changes));
-      }
-      this.busy = false;
-      this.message.value = "";
-      this.setStatus("Published", "published");
-    } catch (error) {
-      this.busy = false;
-      const page = dirty.find((p) => p.changes.size > 0);
-      if (
-        page && error instanceof EditorError && error.code === "conflict"
-      ) {
-        await this.resolveConflict(page);
-      } else this.fail(error, page);
-    } finally {
-      this.busy = false;
-      this.publishButton.disabled = false;
-      const state = this.status.dataset.state;
-      if (state !== "published" && state !== "error") this.refresh();
-    }
-  }
-
-  async publishPage(page: PageState, content: PageObject): Promise<void> {
-    const message = this.message.value.trim();
-    const { version } = await this.client.publish({
-      path: page.path,
-      content,
-      version: page.version,
-      ...(message === "" ? {} : { message }),
-    });
-    clearDraft(localStorage, page.path, page.version);
-    page.version = version;
-    page.base = content;
-    page.changes.clear();
-    for (const region of page.regions) {
-      region.element.removeAttribute("data-inpage-changed");
-    }
-  }
-
-  async resolveConflict(page: PageState): Promise<void> {
-    this.setStatus("Not published: someone published meanwhile", "error");
-    const answer = await showDialog(
-      this.root,
-      messageDialog("Someone published meanwhile", [
-        h(
-          "p",
-          {},
-          "This page was published by someone else while you were editing it. Your changes are not published yet, and they are kept.",
-        ),
-        h(
-          "ul",
-          {},
-          h(
-            "li",
-            {},
-            h("strong", {}, "Keep mine"),
-            " publishes your changed fields on top of their version.",
-          ),
-          h(
-            "li",
-            {},
-            h("strong", {}, "Reload"),
-            " shows their version and drops your changes.",
-          ),
-        ),
-      ], [
-        { label: "Cancel", value: "cancel" },
-        { label: "Reload", value: "reload", kind: "danger" },
-        { label: "Keep mine", value: "keep", kind: "primary" },
-      ]),
-    );
-    if (answer === "reload") {
-      clearDraft(localStorage, page.path, page.version);
-      location.reload();
-      return;
-    }
-    if (answer !== "keep") return;
-    this.busy = true;
-    this.setStatus("Publishing…", "busy");
-    try {
-      const fresh = await this.client.read(page.path);
-      const theirs = JSON.parse(fresh.content) as PageObject;
-      const merged = keepMine(page.base, theirs, page.changes);
-      if (!merged.ok) {
-        this.busy = false;
-        this.setStatus(
-          "Not published: the same field changed on both sides",
-          "error",
-        );
-        for (const pointer of merged.clashes) {
-          const region = page.regions.find((r) => r.pointer === pointer);
-          region?.element.setAttribute("data-inpage-invalid", "");
-        }
-        await showDialog(
-          this.root,
-          messageDialog("Your changes cannot be kept", [
-            h(
-              "p",
-              {},
-              "Someone else changed the same field you changed, so keeping yours would erase theirs. Nothing was published.",
-            ),
-            h(
-              "ul",
-              {},
-              ...merged.clashes.map((pointer) =>
-                h("li", {}, label(page, pointer))
-              ),
-            ),
-            h(
-              "p",
-              {},
-              "Reload to see their version, then make your change again.",
-            ),
-          ], [{ label: "OK", value: "ok", kind: "primary" }]),
-        );
-        return;
-      }
-      const mine = new Map(page.changes);
-      const before = page.base;
-      const previous = page.version;
-      page.version = fresh.version;
-      page.base = theirs;
-      saveDraft(localStorage, page.path, page.version, page.changes);
-      clearDraft(localStorage, page.path, previous);
-      await this.publishPage(page, merged.page);
-      for (const region of page.regions) {
-        const now = getPointer(theirs, region.pointer);
-        if (
-          !mine.has(region.pointer) &&
-          !sameValue(now, getPointer(before, region.pointer))
-        ) region.show(now);
-      }
-      this.busy = false;
-      this.setStatus("Published", "published");
-    } catch (error) {
-      this.busy = false;
-      this.fail(error, page);
-    }
-  }
-
-  fail(error: unknown, page?: PageState): void {
-    if (!(error instanceof EditorError)) {
-      console.error(error);
-      this.setStatus("Not published", "error");
-      this.showAlert("Something went wrong. Your changes are kept.");
-      return;
-    }
-    if (error.code === "invalid_content") {
-      const region = page && error.at !== undefined
-        ? findRegion(page, error.at)
-        : undefined;
-      const sentence = region?.kind === "text" && error.reason === "markup"
-        ? "Plain text cannot hold “<” or anything written like HTML: remove it."
-        : reasonSentence(error.reason);
-      this.setStatus("Not published: a field was refused", "error");
-      if (region) {
-        region.element.setAttribute("data-inpage-invalid", "");
-        region.element.setAttribute("aria-invalid", "true");
-        region.element.scrollIntoView({ block: "center" });
-        this.showAlert(`The highlighted field was refused. ${sentence}`);
-      } else this.showAlert(`The page was refused. ${sentence}`);
-      return;
-    }
-    if (error.code === "unauthorized") {
-      this.setStatus("Not published: log in again", "error");
-      void this.login(
-        "Your session has ended. Log in again; your changes are kept.",
-      ).then((ok) => {
-        if (ok) this.setStatus("Logged in again: press Publish", "dirty");
+      session.change(region.path, region.pointer, {
+        ...media,
+        src: stored.src,
+        width: stored.width,
+        height: stored.height,
+        alt: prepared.alt,
       });
-      return;
-    }
-    this.setStatus(
-      error.code === "rate_limited"
-        ? "Not published: wait a moment"
-        : "Not published",
-      "error",
-    );
-    this.showAlert(failureSentence(error));
-  }
-
-  async logout(): Promise<void> {
-    try {
-      await this.client.logout();
+      session.seal();
     } catch (error) {
-      this.fail(error);
+      session.setStatus("Not uploaded", "error");
+      session.setAlert(
+        error instanceof EditorError
+          ? failureSentence(error)
+          : "Something went wrong. Your changes are kept.",
+      );
+    }
+  };
+
+  for (const [index, container] of containers.entries()) {
+    const { path, version, base } = read[index]!;
+    const page = {
+      path,
+      container,
+      stored: (p: string) => getPointer(base, p),
+    };
+    const mounted = mountRegions(page, hooks);
+    regions.push(...mounted);
+    session.addPage(
+      path,
+      version,
+      base,
+      mounted.map((region) => [region.pointer, region.kind] as const),
+    );
+  }
+  document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageSheet];
+  document.documentElement.setAttribute("data-inpage-editing", "");
+
+  // The regions show the session: values after undo, redo, a restored
+  // draft or a merge; which fields are changed; which are refused.
+  const showValues = (path: string) => {
+    for (const region of regions) {
+      if (region.path === path) {
+        region.show(session.valueOf(path, region.pointer));
+      }
+    }
+  };
+  const showMarks = () => {
+    for (const region of regions) {
+      const page = session.page(region.path);
+      if (!page) continue;
+      const changed = !sameValue(
+        session.valueOf(region.path, region.pointer),
+        getPointer(page.base, region.pointer),
+      );
+      region.element.toggleAttribute("data-inpage-changed", changed);
+      const problems = session.problems.filter((problem) =>
+        problem.path === region.path &&
+        findRegion(
+            regions.filter((r) => r.path === region.path),
+            problem.at,
+          ) ===
+          region
+      );
+      region.element.toggleAttribute(
+        "data-inpage-invalid",
+        problems.length > 0,
+      );
+      const target = region.rich
+        ? region.rich.editor.view.dom as HTMLElement
+        : region.element;
+      if (problems.length > 0) {
+        target.setAttribute("aria-invalid", "true");
+        region.element.setAttribute(
+          "data-inpage-problem",
+          [...new Set(problems.map((problem) => problem.sentence))].join(" "),
+        );
+      } else {
+        target.removeAttribute("aria-invalid");
+        region.element.removeAttribute("data-inpage-problem");
+      }
+      // A refused link in rich text is outlined itself.
+      if (region.rich) {
+        for (const link of region.element.querySelectorAll("a")) {
+          link.toggleAttribute(
+            "data-inpage-invalid",
+            linkProblem(link.getAttribute("href") ?? "") !== undefined,
+          );
+        }
+      }
+    }
+  };
+  session.subscribe((event) => {
+    if (event.type === "values") showValues(event.path);
+    showMarks();
+  });
+  showMarks();
+  toolbar.element.addEventListener("click", () => queueMicrotask(showMarks));
+
+  for (const { path } of read) await offerDraft(path);
+  returnFocus();
+
+  async function offerDraft(path: string): Promise<void> {
+    const offer = session.draftOffer(path);
+    if (!offer) return;
+    if (offer.kind === "same") {
+      const time = new Date(offer.draft.savedAt).toLocaleString();
+      const count = offer.draft.changes.size;
+      const answer = await showDialog(
+        root,
+        messageDialog("Restore unsaved changes?", [
+          h(
+            "p",
+            {},
+            `You have ${count} unsaved change${
+              count === 1 ? "" : "s"
+            } on this page from ${time}, not yet published.`,
+          ),
+        ], [
+          { label: "Discard them", value: "discard", kind: "danger" },
+          { label: "Restore", value: "restore", kind: "primary" },
+        ]),
+      );
+      if (answer === "restore") session.restoreDraft(path, offer);
+      else if (answer === "discard") session.discardDraft(path);
       return;
     }
-    const url = new URL(location.href);
-    url.searchParams.delete("edit");
-    location.replace(url.href);
+    const answer = await askConflict(root, offer.fields, true);
+    if (answer.action === "keep") {
+      session.restoreDraft(path, offer, answer.choices);
+      await publishWith(() => session.publish(client));
+    } else if (answer.action === "discard") session.discardDraft(path);
   }
 
-  close(): void {
-    for (const page of this.pages) {
-      for (const region of page.regions) region.destroy();
-    }
+  function close(): void {
+    for (const region of regions) region.destroy();
+    regions = [];
+    removeUnloadGuard();
     document.documentElement.removeAttribute("data-inpage-editing");
-    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((sheet) =>
-      sheet !== this.pageSheet
+    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>
+      s !== pageSheet
     );
-    this.host.remove();
+    host.remove();
     started = false;
   }
-}
-
-function applyChanges(
-  base: PageObject,
-  changes: ReadonlyMap<string, unknown>,
-): PageObject {
-  let page = base;
-  for (const [pointer, value] of changes) {
-    page = setPointer(page, pointer, value);
-  }
-  return page;
-}
-
-function label(page: PageState, pointer: string): string {
-  const region = page.regions.find((r) => r.pointer === pointer);
-  const text = region?.element.textContent?.trim().slice(0, 60);
-  return text ? `“${text}” (${pointer})` : pointer;
 }

@@ -9,24 +9,17 @@
  * @module
  */
 
-import { getPointer, type PageObject } from "../client/mod.ts";
-import { unescapeToken } from "../lib/wire/pointer.ts";
+import { fieldName, isWithin } from "./session/pointer.ts";
 import { createRichText, type RichText } from "./rich_text.ts";
 
-/** A page file being edited: its container, base version and changes. */
-export interface PageState {
+/** A page container and the values its file holds as read. */
+export interface RegionPage {
   /** The page path, from `data-inpage-page`. */
   path: string;
   /** The element holding its regions. */
   container: HTMLElement;
-  /** The version the changes apply to. */
-  version: string;
-  /** The page as read at that version. */
-  base: PageObject;
-  /** The changed values, by JSON Pointer. */
-  changes: Map<string, unknown>;
-  /** Its regions. */
-  regions: Region[];
+  /** The value at a pointer as read from the file. */
+  stored(pointer: string): unknown;
 }
 
 /** One editable region. */
@@ -37,9 +30,9 @@ export interface Region {
   pointer: string;
   /** The page's element. */
   element: HTMLElement;
-  /** The page file it belongs to. */
-  page: PageState;
-  /** Shows a value without counting it as an edit. */
+  /** The page path it belongs to. */
+  path: string;
+  /** Shows a value without counting it as an edit (when it differs). */
   show(value: unknown): void;
   /** Makes the element plain again. */
   destroy(): void;
@@ -50,12 +43,9 @@ export interface Region {
 /** What regions tell the overlay. */
 export interface RegionHooks {
   /** A region's value changed (or went back to the stored one). */
-  change(
-    page: PageState,
-    pointer: string,
-    value: unknown,
-    element: HTMLElement,
-  ): void;
+  change(region: Region, value: unknown): void;
+  /** A region lost the focus: the next change is a new undo step. */
+  leave(region: Region): void;
   /** A rich-text region gained focus. */
   richFocus(region: Region): void;
   /** The selection of a rich-text region changed. */
@@ -65,44 +55,43 @@ export interface RegionHooks {
   /** Ctrl+K in a rich-text region. */
   richLink(region: Region): void;
   /** Another kind of region gained focus. */
-  otherFocus(): void;
+  otherFocus(region: Region): void;
   /** An image region asks for a new image. */
-  replaceImage(
-    page: PageState,
-    region: Region,
-    image: HTMLImageElement | null,
-  ): void;
+  replaceImage(region: Region, image: HTMLImageElement | null): void;
 }
 
 /**
  * Makes every region of a page editable.
  *
- * @param page the page, whose `regions` are filled
+ * @param page the page container and its stored values
  * @param hooks what the regions report to
+ * @returns its regions
  */
-export function mountRegions(page: PageState, hooks: RegionHooks): void {
+export function mountRegions(page: RegionPage, hooks: RegionHooks): Region[] {
   const own = (element: Element) =>
     element.closest("[data-inpage-page]") === page.container;
   const found = (name: string) =>
     [...page.container.querySelectorAll<HTMLElement>(`[${name}]`)].filter(own);
+  const regions: Region[] = [];
   for (const [name, make] of MAKERS) {
     for (const element of found(name)) {
       const pointer = element.getAttribute(name) ?? "";
-      page.regions.push(make(page, element, pointer, hooks));
+      regions.push(make(page, element, pointer, hooks));
     }
   }
+  return regions;
 }
 
 /** Makes one region of an element marked with its pointer. */
 type RegionMaker = (
-  page: PageState,
+  page: RegionPage,
   element: HTMLElement,
   pointer: string,
   hooks: RegionHooks,
 ) => Region;
 
 const textRegion: RegionMaker = (page, element, pointer, hooks) => {
-  const value = getPointer(page.base, pointer);
+  const value = page.stored(pointer);
   if (typeof value === "string" && element.textContent !== value) {
     element.textContent = value;
   }
@@ -110,40 +99,51 @@ const textRegion: RegionMaker = (page, element, pointer, hooks) => {
   element.spellcheck = true;
   element.setAttribute("role", "textbox");
   element.setAttribute("aria-label", `Edit ${fieldName(pointer)}`);
-  const onInput = () =>
-    hooks.change(page, pointer, element.textContent ?? "", element);
+  const onInput = () => hooks.change(region, element.textContent ?? "");
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "Enter") event.preventDefault();
   };
-  const onFocus = () => hooks.otherFocus();
+  const onFocus = () => hooks.otherFocus(region);
+  const onBlur = () => hooks.leave(region);
   element.addEventListener("input", onInput);
   element.addEventListener("keydown", onKey);
   element.addEventListener("focus", onFocus);
-  return {
+  element.addEventListener("blur", onBlur);
+  const region: Region = {
     kind: "text",
     pointer,
     element,
-    page,
+    path: page.path,
     show(next) {
-      element.textContent = typeof next === "string" ? next : "";
+      const text = typeof next === "string" ? next : "";
+      if (element.textContent !== text) element.textContent = text;
     },
     destroy() {
       element.removeEventListener("input", onInput);
       element.removeEventListener("keydown", onKey);
       element.removeEventListener("focus", onFocus);
+      element.removeEventListener("blur", onBlur);
       element.removeAttribute("contenteditable");
     },
   };
+  return region;
 };
 
 const htmlRegion: RegionMaker = (page, element, pointer, hooks) => {
-  const value = getPointer(page.base, pointer);
+  const value = page.stored(pointer);
   const region: Region = {
     kind: "html",
     pointer,
     element,
-    page,
-    show: (next) => region.rich?.setHtml(typeof next === "string" ? next : ""),
+    path: page.path,
+    show(next) {
+      const html = typeof next === "string" ? next : "";
+      const rich = region.rich;
+      if (!rich || rich.html() === html) return;
+      // The stored markup, shown again: the editor's own form of it.
+      if (html === page.stored(pointer) && rich.html() === initial) return;
+      rich.setHtml(html);
+    },
     destroy: () => region.rich?.destroy(),
   };
   let initial = "";
@@ -157,10 +157,11 @@ const htmlRegion: RegionMaker = (page, element, pointer, hooks) => {
       onChange: (html) => {
         // An untouched field keeps its stored markup, even where the
         // editor would write it differently.
-        const next = html === initial ? getPointer(page.base, pointer) : html;
-        hooks.change(page, pointer, next, element);
+        const next = html === initial ? page.stored(pointer) : html;
+        hooks.change(region, next);
       },
       onFocus: () => hooks.richFocus(region),
+      onBlur: () => hooks.leave(region),
       onSelection: () => hooks.richSelection(region),
     },
   );
@@ -191,14 +192,14 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
-      hooks.replaceImage(page, region, image);
+      hooks.replaceImage(region, image);
     }
   };
   const onClick = (event: Event) => {
     event.preventDefault();
-    hooks.replaceImage(page, region, image);
+    hooks.replaceImage(region, image);
   };
-  const onFocus = () => hooks.otherFocus();
+  const onFocus = () => hooks.otherFocus(region);
   element.addEventListener("click", onClick);
   element.addEventListener("keydown", onKey);
   element.addEventListener("focus", onFocus);
@@ -206,14 +207,19 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
     kind: "image",
     pointer,
     element,
-    page,
+    path: page.path,
     show(next) {
       if (!image || typeof next !== "object" || next === null) return;
       const media = next as Record<string, unknown>;
-      if (typeof media.src === "string") {
+      if (
+        typeof media.src === "string" &&
+        image.getAttribute("data-inpage-src") !== media.src
+      ) {
         image.removeAttribute("srcset");
         image.src = new URL(media.src, folder).href;
+        image.setAttribute("data-inpage-src", media.src);
       }
+      if (typeof media.alt === "string") image.alt = media.alt;
     },
     destroy() {
       element.removeEventListener("click", onClick);
@@ -232,35 +238,25 @@ const MAKERS: readonly (readonly [string, RegionMaker])[] = [
 ];
 
 /**
- * The region holding the place a 422 names: the one whose pointer is `at`
- * or its longest prefix.
+ * The region holding the place a problem names: the one whose pointer is
+ * `at` or its longest prefix.
  *
- * @param page the page
- * @param at the answer's JSON Pointer
+ * @param regions the page's regions
+ * @param at the problem's JSON Pointer
  * @returns the region, if any
  */
-export function findRegion(page: PageState, at: string): Region | undefined {
+export function findRegion(
+  regions: readonly Region[],
+  at: string,
+): Region | undefined {
   let best: Region | undefined;
-  for (const region of page.regions) {
-    const inside = at === region.pointer || at.startsWith(`${region.pointer}/`);
-    if (inside && (!best || region.pointer.length > best.pointer.length)) {
-      best = region;
-    }
+  for (const region of regions) {
+    if (
+      isWithin(at, region.pointer) &&
+      (!best || region.pointer.length > best.pointer.length)
+    ) best = region;
   }
   return best;
 }
 
-/**
- * A field's name in words: `/sections/0/heading` is "sections 1 heading".
- *
- * @param pointer the field's JSON Pointer
- * @returns its name
- */
-export function fieldName(pointer: string): string {
-  const words = pointer.split("/").slice(1).map((part) =>
-    /^\d+$/.test(part)
-      ? String(Number(part) + 1)
-      : unescapeToken(part).replaceAll(/[_-]/g, " ")
-  );
-  return words.join(" ") || "page";
-}
+export { fieldName };

@@ -3,7 +3,11 @@
  * Rich text regions: a Tiptap editor with only the marks and nodes the page
  * rules allow (paragraphs, bold, italic, underline, strike, small, sub, sup,
  * line breaks, lists, links with `href` and `title`), writing the canonical
- * markup the rules accept: lower-case tags, `<br>`, `name="value"`.
+ * markup the rules accept: lower-case tags, `<br>`, `name="value"`. Undo
+ * and redo within the field are Tiptap's (Ctrl+Z, Shift+Ctrl+Z). Tab moves
+ * the focus and never changes the text: a list item is indented with
+ * Ctrl+] and outdented with Ctrl+[ (or the toolbar). A pasted link the link
+ * rule refuses is dropped, its text kept.
  *
  * @module
  */
@@ -18,6 +22,8 @@ import { Paragraph } from "@tiptap/extension-paragraph";
 import { Strike } from "@tiptap/extension-strike";
 import { Text } from "@tiptap/extension-text";
 import { Underline } from "@tiptap/extension-underline";
+import { UndoRedo } from "@tiptap/extensions";
+import { linkProblem } from "./session/checks.ts";
 
 function simpleMark(name: string, tag: string, excludes?: string) {
   return Mark.create({
@@ -52,6 +58,39 @@ const Subscript = simpleMark("subscript", "sub", "superscript");
 /** `<sup>`, never together with `<sub>`. */
 const Superscript = simpleMark("superscript", "sup", "subscript");
 
+/**
+ * List items without Tiptap's Tab and Shift+Tab, which would change the
+ * content where people expect the focus to move.
+ */
+const ListItemNoTab = ListItem.extend({
+  addKeyboardShortcuts() {
+    return {
+      Enter: () => this.editor.commands.splitListItem(this.name),
+      "Mod-]": () => this.editor.commands.sinkListItem(this.name),
+      "Mod-[": () => this.editor.commands.liftListItem(this.name),
+    };
+  },
+});
+
+/**
+ * Pasted markup with every link the link rule refuses unwrapped: its text
+ * stays, the link goes.
+ *
+ * @param html the pasted markup
+ * @returns the markup to insert
+ */
+export function dropRefusedLinks(html: string): string {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  for (const link of template.content.querySelectorAll("a")) {
+    const href = link.getAttribute("href");
+    if (href === null || linkProblem(href)) {
+      link.replaceWith(...link.childNodes);
+    }
+  }
+  return template.innerHTML;
+}
+
 const BLOCK = /<(?:p|ul|ol|li)[\s>]/i;
 
 /** A rich text region's editor. */
@@ -76,6 +115,8 @@ export interface RichTextOptions {
   onChange(html: string): void;
   /** Called when the area gains focus. */
   onFocus(): void;
+  /** Called when the area loses focus. */
+  onBlur(): void;
   /** Called when the selection or marks change, to refresh a toolbar. */
   onSelection(): void;
 }
@@ -110,8 +151,9 @@ export function createRichText(
       Small,
       Subscript,
       Superscript,
-      ...(inline ? [] : [BulletList, OrderedList, ListItem]),
+      ...(inline ? [] : [BulletList, OrderedList, ListItemNoTab]),
       Link,
+      UndoRedo,
     ],
     content: html,
     editorProps: {
@@ -120,11 +162,13 @@ export function createRichText(
         "aria-multiline": "true",
         role: "textbox",
       },
+      transformPastedHTML: dropRefusedLinks,
     },
     onUpdate() {
       if (!quiet) options.onChange(canonical(editor.getHTML(), inline));
     },
     onFocus: () => options.onFocus(),
+    onBlur: () => options.onBlur(),
     onSelectionUpdate: () => options.onSelection(),
     onTransaction: () => options.onSelection(),
   });

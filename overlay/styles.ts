@@ -39,8 +39,14 @@ button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-
 .alert { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: 84px; margin-inline: auto; width: min(600px, calc(100vw - 24px)); padding: 12px 14px; border-radius: 10px; background: #fef2f2; color: #7f1d1d; border: 1px solid #fca5a5; box-shadow: 0 8px 24px rgba(0,0,0,.2); display: flex; gap: 12px; align-items: flex-start; }
 .alert[hidden] { display: none; }
 .alert p { margin: 0; flex: 1; }
+.bar .group { display: inline-flex; gap: 6px; }
+.problems { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: 84px; margin-inline: auto; width: min(600px, calc(100vw - 24px)); max-height: 30vh; overflow: auto; padding: 10px 14px; border-radius: 10px; background: #fff7ed; color: #7c2d12; border: 1px solid #fdba74; box-shadow: 0 8px 24px rgba(0,0,0,.2); }
+.problems ul { margin: 0; padding-left: 18px; }
+.problems button.link { background: none; border: none; padding: 0; min-height: 0; color: #7c2d12; font-weight: 700; text-decoration: underline; }
+.problems:not([hidden]) + .alert { bottom: calc(84px + min(30vh, 120px)); }
 .toolbar { position: fixed; z-index: 2147483646; display: flex; gap: 2px; padding: 4px; background: #fff; border: 1px solid #d1d5db; border-radius: 8px; box-shadow: 0 6px 18px rgba(0,0,0,.18); }
 .toolbar[hidden] { display: none; }
+.toolbar { flex-wrap: wrap; max-width: calc(100vw - 8px); }
 .toolbar button { min-width: 34px; padding: 4px 8px; border-color: transparent; }
 .toolbar button[aria-pressed="true"] { background: #dbeafe; border-color: #93c5fd; color: #1e3a8a; }
 .toolbar button[data-glyph]::before { content: attr(data-glyph); }
@@ -58,7 +64,18 @@ dialog .error { color: #b91c1c; font-weight: 600; }
 dialog .error:empty { display: none; }
 dialog .actions { display: flex; gap: 8px; justify-content: flex-end; flex-wrap: wrap; }
 dialog ul { margin: 0; padding-left: 20px; }
-.crop { height: min(420px, 55vh); background: #f3f4f6; border-radius: 8px; overflow: hidden; }
+dialog h3 { margin: 0 0 6px; font-size: 15px; }
+dialog[aria-invalid], dialog input[aria-invalid="true"] { border-color: #b91c1c; outline: 2px solid #b91c1c; }
+.clash { border: 1px solid #d1d5db; border-radius: 8px; padding: 10px; }
+.clash .sides { display: grid; grid-template-columns: 1fr 1fr; gap: 10px; }
+.clash .side { display: flex; flex-direction: column; gap: 6px; align-items: flex-start; }
+.clash .side p { overflow-wrap: anywhere; }
+.clash .who { font-size: 12px; font-weight: 700; text-transform: uppercase; color: #4b5563; }
+.clash button[aria-pressed="true"] { background: #dbeafe; border-color: #1d4ed8; color: #1e3a8a; font-weight: 600; }
+@media (max-width: 480px) { .clash .sides { grid-template-columns: 1fr; } }
+dialog { max-height: calc(100vh - 24px); overflow: auto; }
+@media (max-width: 480px) { .bar { gap: 6px; padding: 8px; bottom: 8px; } .bar .hint { display: none; } .bar .title { display: none; } }
+.crop { height: min(420px, 45vh, 75vw); background: #f3f4f6; border-radius: 8px; overflow: hidden; }
 .crop img { display: block; max-width: 100%; }
 .ratios { display: flex; gap: 6px; flex-wrap: wrap; align-items: center; }
 .ratios button[aria-pressed="true"] { background: #dbeafe; border-color: #1d4ed8; }
@@ -79,4 +96,5 @@ html[data-inpage-editing] [data-inpage-image] { cursor: pointer; }
 html[data-inpage-editing] [data-inpage-changed] { outline-color: #d97706; outline-style: solid; }
 html[data-inpage-editing] [data-inpage-invalid] { outline: 3px solid #dc2626 !important; outline-offset: 3px; background-color: rgba(220, 38, 38, .08); }
 html[data-inpage-editing] [data-inpage-html] .tiptap { outline: none; white-space: pre-wrap; }
+html[data-inpage-editing] [data-inpage-html] a[data-inpage-invalid] { outline: 2px dashed #dc2626 !important; background-color: rgba(220, 38, 38, .15); }
 `;

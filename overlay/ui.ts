@@ -36,7 +36,24 @@ export function h<K extends keyof HTMLElementTagNameMap>(
 }
 
 /**
- * Shows a modal dialog in the shadow root and resolves with what closed it.
+ * The element that has the focus, looking inside shadow roots.
+ *
+ * @returns the focused element, if any
+ */
+export function focusedElement(): HTMLElement | undefined {
+  let active = document.activeElement;
+  while (active?.shadowRoot?.activeElement) {
+    active = active.shadowRoot.activeElement;
+  }
+  return active instanceof HTMLElement && active !== document.body
+    ? active
+    : undefined;
+}
+
+/**
+ * Shows a modal dialog in the shadow root, puts the focus on its first
+ * field (or its primary button), and resolves with what closed it, giving
+ * the focus back where it was. Escape closes it with `"cancel"`.
  *
  * @param root the shadow root
  * @param dialog the dialog element
@@ -46,51 +63,98 @@ export function showDialog(
   root: ShadowRoot,
   dialog: HTMLDialogElement,
 ): Promise<string> {
-  const before = document.activeElement;
+  const before = focusedElement();
+  dialog.returnValue = "";
   root.querySelector(".ui")?.append(dialog);
   dialog.showModal();
+  (dialog.querySelector<HTMLElement>(
+    "input:not([type=hidden]):not([disabled]), textarea",
+  ) ?? dialog.querySelector<HTMLElement>("button.primary:not([disabled])") ??
+    dialog.querySelector<HTMLElement>("button"))?.focus();
   return new Promise((resolve) => {
     dialog.addEventListener("close", () => {
       dialog.remove();
-      if (before instanceof HTMLElement) before.focus({ preventScroll: true });
-      resolve(dialog.returnValue);
+      if (before?.isConnected) before.focus({ preventScroll: true });
+      resolve(dialog.returnValue || "cancel");
     }, { once: true });
   });
 }
 
+/** A button of a dialog. */
+export interface DialogButton {
+  /** Its label (its accessible name). */
+  label: string;
+  /** The value the dialog closes with. */
+  value: string;
+  /** `primary` (Enter presses it) or `danger`. */
+  kind?: "primary" | "danger";
+}
+
 /**
  * A dialog with a title, some content and buttons that close it with
- * their value.
+ * their value. The primary button is the form's only submit button, so
+ * Enter in a field presses it; `check`, when given, runs first and keeps
+ * the dialog open, with what was typed, while it answers a sentence.
  *
  * @param title the heading
  * @param content paragraphs or fields
- * @param buttons label and value of each button, the last one primary
+ * @param buttons label and value of each button
+ * @param check says why the primary action cannot be done yet, if so
  * @returns the dialog
  */
 export function messageDialog(
   title: string,
   content: Child[],
-  buttons: Array<{ label: string; value: string; kind?: string }>,
+  buttons: DialogButton[],
+  check?: (value: string) => string | undefined,
 ): HTMLDialogElement {
   const id = `inpage-${Math.random().toString(36).slice(2)}`;
   const dialog = h("dialog", { "aria-labelledby": id });
+  const error = h("p", { class: "error", role: "alert" });
   const form = h(
     "form",
-    { method: "dialog" },
+    { method: "dialog", novalidate: true },
     h("h2", { id }, title),
     ...content,
+    error,
     h(
       "div",
       { class: "actions" },
       ...buttons.map((button) =>
-        h("button", {
-          value: button.value,
-          class: button.kind ?? "",
-          autofocus: button.kind === "primary",
-        }, button.label)
+        button.kind === "primary"
+          ? h("button", {
+            type: "submit",
+            value: button.value,
+            class: "primary",
+          }, button.label)
+          : h("button", {
+            type: "button",
+            class: button.kind ?? "",
+            onclick: () => {
+              const refusal = check?.(button.value);
+              if (refusal !== undefined) {
+                return void (error.textContent = refusal);
+              }
+              dialog.close(button.value);
+            },
+          }, button.label)
       ),
     ),
   );
+  form.addEventListener("submit", (event) => {
+    const submitter = (event as SubmitEvent).submitter;
+    const value = submitter instanceof HTMLButtonElement
+      ? submitter.value
+      : buttons.find((button) => button.kind === "primary")?.value ?? "";
+    const refusal = check?.(value);
+    if (refusal !== undefined) {
+      event.preventDefault();
+      error.textContent = refusal;
+      return;
+    }
+    event.preventDefault();
+    dialog.close(value);
+  });
   dialog.append(form);
   return dialog;
 }

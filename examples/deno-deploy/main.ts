@@ -1,6 +1,7 @@
 /**
  * The production entry point on Deno Deploy: the four routes over GitHub,
- * with the managed Deno KV for sessions and rate windows.
+ * with the managed Deno KV for sessions and rate windows, and the overlay's
+ * files under `/_inpage/` (compressed, cached by their hashed names).
  *
  * Set these variables in the Deno Deploy project:
  * - `EDITOR_KEY_HASH`: the PHC string printed by `deno task editor hash-key`
@@ -18,6 +19,7 @@
  */
 
 import { createRouter, type Env, warnMissingVariables } from "@inpage/editor";
+import { serveOverlayAsset } from "@inpage/editor/overlay";
 
 // The only site decision: the languages of src/content/pages/{language}/.
 const router = createRouter({ locales: ["en", "fr"] });
@@ -45,5 +47,7 @@ Deno.serve(
     onListen: ({ hostname, port }) =>
       console.log(`Listening on http://${hostname}:${port}/`),
   },
-  (request, info) => router.handle(request, env, info),
+  // The overlay's files under /_inpage/ (compressed, cached), then the routes.
+  async (request, info) =>
+    await serveOverlayAsset(request) ?? router.handle(request, env, info),
 );

@@ -238,6 +238,9 @@ export const errorBody: z.ZodMiniType<ErrorBody> = z.object({
   at: z.optional(z.string()),
   reason: z.optional(z.string()),
   kind: z.optional(z.string()),
+  problems: z.optional(
+    z.array(z.object({ at: z.string(), reason: z.string() })),
+  ),
 });
 /** An error body. */
 export interface ErrorBody {
@@ -249,4 +252,6 @@ export interface ErrorBody {
   reason?: string | undefined;
   /** What a 415 recognised. */
   kind?: string | undefined;
+  /** Every problem of a 422, up to 50, in document order. */
+  problems?: { at: string; reason: string }[] | undefined;
 }

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join, relative } from "node:path";
 import { assertPublishedOver, logInOver } from "../support/helpers.ts";
+import { overlayAssets } from "../../lib/overlay_assets/serve.ts";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const EXAMPLE = join(ROOT, "examples/site");
@@ -114,9 +115,10 @@ Deno.test("deno task demo serves the example site, the overlay's loader tag and 
         join(EXAMPLE, "public/images/hills-at-dawn-98c9ac741e4e.png"),
       ),
     );
-    for (const asset of ["loader.js", "overlay.js"]) {
-      const answer: Response = await fetch(`${url}_inpage/${asset}`);
-      assert.equal(answer.status, 200, asset);
+    for (const { path } of await overlayAssets()) {
+      const answer: Response = await fetch(`${url}${path.slice(1)}`);
+      assert.equal(answer.status, 200, path);
+      assert.equal(answer.headers.get("content-encoding"), "br", path);
       assert.match(
         answer.headers.get("content-type") ?? "",
         /^text\/javascript/,
@@ -209,9 +211,14 @@ Deno.test("the example site's renderer writes plain text escaped, rich text as H
         '<a class="button" href="/en/about/" title="Say &#34;hi&#34;" data-inpage-link="/cta/link" data-inpage-text="/cta/text">Go</a>',
       ),
     );
+    // A file that fails the rules still renders, its rich text as text, so
+    // that an editor can open it and fix it.
     const broken = await get("/en/about/");
-    assert.equal(broken!.status, 500);
-    assert.ok(!(await broken!.text()).includes("onerror"));
+    assert.equal(broken!.status, 200);
+    const brokenHtml = await broken!.text();
+    assert.ok(!brokenHtml.includes("<img src=x"));
+    assert.ok(brokenHtml.includes("&#60;img src=x onerror=alert(1)&#62;"));
+    assert.ok(brokenHtml.includes("This page fails the page rules"));
     const moved = await get("/en/about");
     assert.equal(moved!.status, 302);
     assert.equal(moved!.headers.get("location"), "/en/about/");

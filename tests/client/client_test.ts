@@ -222,6 +222,46 @@ Deno.test("client errors: invalid_content carries at and reason", async () => {
   }
 });
 
+Deno.test("client errors: problems lists every problem of a 422, or its at and reason alone", async () => {
+  await using s = await signedIn();
+  const { content, version } = await s.client.read(HOME);
+  const page = JSON.parse(content);
+  const refused = await failure(s.client.publish({
+    path: HOME,
+    content: { ...page, cta: { href: "javascript:alert(1)" } },
+    version,
+  }));
+  assert.deepEqual(refused.problems[0], { at: "/cta/href", reason: "link" });
+  const answering = (body: unknown) =>
+    createClient({
+      origin: ORIGIN,
+      fetch: () => Promise.resolve(Response.json(body, { status: 422 })),
+    });
+  const listed = await failure(
+    answering({
+      error: "invalid_content",
+      at: "/title",
+      reason: "markup",
+      problems: [
+        { at: "/title", reason: "markup" },
+        { at: "/cta/href", reason: "link" },
+      ],
+    }).read(HOME),
+  );
+  assert.deepEqual(listed.problems, [
+    { at: "/title", reason: "markup" },
+    { at: "/cta/href", reason: "link" },
+  ]);
+  const alone = await failure(
+    answering({
+      error: "invalid_content",
+      at: "/title",
+      reason: "markup",
+    }).read(HOME),
+  );
+  assert.deepEqual(alone.problems, [{ at: "/title", reason: "markup" }]);
+});
+
 Deno.test("client errors: unsupported_format carries kind", async () => {
   await using s = await signedIn();
   const gif = new Uint8Array([

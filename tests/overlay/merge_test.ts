@@ -1,5 +1,10 @@
 import assert from "node:assert/strict";
-import { keepMine, sameValue } from "../../overlay/merge.ts";
+import {
+  compareFields,
+  keepMine,
+  resolveFields,
+} from "../../overlay/session/merge.ts";
+import { sameValue } from "../../overlay/session/values.ts";
 
 const base = {
   title: "Home",
@@ -59,4 +64,31 @@ Deno.test("sameValue compares JSON deeply", () => {
   assert.ok(!sameValue({ a: 1 }, { b: 1 }));
   assert.ok(!sameValue([], {}));
   assert.ok(!sameValue(null, {}));
+});
+
+Deno.test("the three-way comparison: one side's change is taken, a clash waits for a choice, a field whose place is gone keeps theirs", () => {
+  const mine = new Map<string, unknown>([
+    ["/title", "My title"],
+    ["/sections/0/heading", "Mine"],
+    ["/sections/1/heading", "Gone"],
+  ]);
+  const theirs = { ...base, title: "Their title" };
+  const fields = compareFields(base, mine, theirs);
+  assert.deepEqual(fields.map((f) => [f.pointer, f.clash, f.gone]), [
+    ["/title", true, false],
+    ["/sections/0/heading", false, false],
+    ["/sections/1/heading", true, true],
+  ]);
+  assert.deepEqual(resolveFields(fields), {
+    ok: false,
+    undecided: ["/title"],
+  });
+  assert.deepEqual(resolveFields(fields, new Map([["/title", "mine"]])), {
+    ok: true,
+    changes: new Map([["/title", "My title"], ["/sections/0/heading", "Mine"]]),
+  });
+  assert.deepEqual(resolveFields(fields, new Map([["/title", "theirs"]])), {
+    ok: true,
+    changes: new Map([["/sections/0/heading", "Mine"]]),
+  });
 });

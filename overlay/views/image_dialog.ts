@@ -6,8 +6,11 @@
  * @module
  */
 
-import Cropper from "cropperjs";
-import { h, showDialog } from "./ui.ts";
+import type Cropper from "cropperjs";
+import { h, showDialog } from "../ui.ts";
+
+/** Cropper.js's style sheet, made when the cropper first loads. */
+let cropperSheet: CSSStyleSheet | undefined;
 
 /** The longest side of an uploaded image, in pixels. */
 export const LONG_SIDE_MAX = 2400;
@@ -58,8 +61,10 @@ export async function chooseImage(
     class: "primary",
     type: "submit",
     value: "apply",
-    disabled: true,
   }, "Crop and upload");
+  let ready = false;
+  /** Applied as soon as the cropper is ready (Enter pressed before). */
+  let pending = false;
   const ratioButtons = RATIOS.map(([label, ratio], index) => {
     const button = h("button", {
       type: "button",
@@ -96,16 +101,37 @@ export async function chooseImage(
     fileName = chosen.name.replace(/\.[A-Za-z0-9]+$/, "")
       .replace(/-[0-9a-f]{12}$/, "") || "image";
     cropper?.destroy();
+    ready = false;
+    pending = false;
     picture.src = URL.createObjectURL(chosen);
     crop.hidden = false;
     ratios.hidden = false;
     error.textContent = "";
-    picture.addEventListener("load", () => {
+    picture.addEventListener("load", async () => {
+      let part: typeof import("../cropper.ts");
+      try {
+        part = await import("../cropper.ts");
+      } catch {
+        error.textContent =
+          "The cropper could not be loaded: check the connection and choose the file again.";
+        return;
+      }
+      const { Cropper, CROPPER_CSS } = part;
+      if (!cropperSheet) {
+        cropperSheet = new CSSStyleSheet();
+        cropperSheet.replaceSync(CROPPER_CSS);
+      }
+      if (!root.adoptedStyleSheets.includes(cropperSheet)) {
+        root.adoptedStyleSheets = [...root.adoptedStyleSheets, cropperSheet];
+      }
       cropper = new Cropper(picture, {
         viewMode: 1,
         autoCropArea: 1,
         background: false,
-        ready: () => apply.removeAttribute("disabled"),
+        ready: () => {
+          ready = true;
+          if (pending) dialog.close("apply");
+        },
       });
     }, { once: true });
     picture.addEventListener("error", () => {
@@ -113,46 +139,65 @@ export async function chooseImage(
         "This file could not be read as an image: choose a JPEG, PNG or WebP file.";
     }, { once: true });
   });
+  const form = h("form", { method: "dialog", novalidate: true });
   const dialog = h(
     "dialog",
     { class: "wide", "aria-labelledby": "inpage-image-title" },
+    form,
+  );
+  form.append(
+    h("h2", { id: "inpage-image-title" }, "Replace image"),
     h(
-      "form",
-      { method: "dialog" },
-      h("h2", { id: "inpage-image-title" }, "Replace image"),
+      "label",
+      {},
+      "Image file",
+      file,
       h(
-        "label",
-        {},
-        "Image file",
-        file,
-        h(
-          "span",
-          { class: "hint" },
-          "JPEG, PNG or WebP. It is cropped, scaled to at most 2,400 px and saved as WebP.",
-        ),
-      ),
-      ratios,
-      crop,
-      h(
-        "label",
-        {},
-        "Text alternative",
-        altInput,
-        h(
-          "span",
-          { class: "hint" },
-          "Describes the image for people who cannot see it.",
-        ),
-      ),
-      error,
-      h(
-        "div",
-        { class: "actions" },
-        h("button", { value: "cancel", formnovalidate: true }, "Cancel"),
-        apply,
+        "span",
+        { class: "hint" },
+        "JPEG, PNG or WebP. It is cropped, scaled to at most 2,400 px and saved as WebP.",
       ),
     ),
+    ratios,
+    crop,
+    h(
+      "label",
+      {},
+      "Alt text",
+      altInput,
+      h(
+        "span",
+        { class: "hint" },
+        "Describes the image for people who cannot see it.",
+      ),
+    ),
+    error,
+    h(
+      "div",
+      { class: "actions" },
+      h("button", {
+        type: "button",
+        onclick: () => dialog.close("cancel"),
+      }, "Cancel"),
+      apply,
+    ),
   );
+  // Enter in a field presses "Crop and upload": the image is applied once
+  // it is ready, and nothing typed is thrown away before.
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (picture.getAttribute("src") === null) {
+      error.textContent = "Choose an image file first.";
+      file.focus();
+      return;
+    }
+    if (!ready) {
+      pending = true;
+      error.textContent = "";
+      return;
+    }
+    dialog.close("apply");
+  });
   const answer = await showDialog(root, dialog);
   try {
     if (answer !== "apply" || !cropper) return undefined;

@@ -1,0 +1,231 @@
+/**
+ * Builds the loader and the overlay into `overlay/dist/`:
+ * `deno task build`. The built files are committed; a test fails when they
+ * differ from a fresh build.
+ *
+ * - `deno bundle` (browser platform, minified, ES modules, code splitting)
+ *   makes the loader, the overlay's entry, and one part per dynamic
+ *   `import()` (the cropper), each part named by its content hash.
+ * - The entry is renamed `overlay-{hash}.js` (the first 12 hex digits of the
+ *   SHA-256 of its bytes) and the loader imports it by that name, so every
+ *   file but `loader.js` can be cached for good.
+ * - Each file gets a gzip (`.gz`, level 9) and a brotli (`.br`, quality 11)
+ *   copy when that is smaller, so that serving compresses nothing.
+ * - `manifest.json` lists the files with their ETag, their encodings, and
+ *   which parts every editor loads (the entry and what it imports
+ *   statically) and which load lazily.
+ *
+ * @module
+ */
+
+import { fileURLToPath as fromFileUrl } from "node:url";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+/**
+ * The file a page includes; the only one not named by its hash.
+ *
+ * @example
+ * ```ts
+ * import { LOADER } from "./build.ts";
+ *
+ * console.assert(LOADER === "loader.js");
+ * ```
+ */
+export const LOADER = "loader.js";
+
+/**
+ * What `manifest.json` holds.
+ *
+ * @example
+ * ```ts
+ * import type { OverlayManifest } from "./build.ts";
+ *
+ * const manifest: OverlayManifest = JSON.parse(
+ *   await Deno.readTextFile(new URL("../../overlay/dist/manifest.json", import.meta.url)),
+ * );
+ * console.assert(manifest.eager[0] === manifest.entry);
+ * ```
+ */
+export interface OverlayManifest {
+  /** The loader's file name (`loader.js`). */
+  loader: string;
+  /** The overlay's entry, imported by the loader (`overlay-{hash}.js`). */
+  entry: string;
+  /** The entry and the parts it imports statically: loaded for every editor. */
+  eager: string[];
+  /** The parts imported with `import()`: loaded only when needed. */
+  lazy: string[];
+  /** Every file, with its ETag and the encodings it has a copy in. */
+  files: Record<string, { etag: string; encodings: ("br" | "gzip")[] }>;
+}
+
+const SOURCES = fromFileUrl(new URL("../../overlay/", import.meta.url));
+
+async function sha256Hex(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return Array.from(digest, (byte) => byte.toString(16).padStart(2, "0"))
+    .join("");
+}
+
+/** The relative imports of a built file: static and dynamic. */
+function importsOf(text: string): { static: string[]; dynamic: string[] } {
+  const found = { static: [] as string[], dynamic: [] as string[] };
+  for (
+    const match of text.matchAll(
+      /import\s*\(\s*"\.\/([^"]+)"\s*\)|(?:import|from)\s*"\.\/([^"]+)"/g,
+    )
+  ) {
+    if (match[1] !== undefined) found.dynamic.push(match[1]);
+    else if (match[2] !== undefined) found.static.push(match[2]);
+  }
+  return found;
+}
+
+/**
+ * Bundles the loader and the overlay into a folder, replacing what it holds.
+ *
+ * @param outDir where the built files go
+ * @returns the manifest written beside them
+ * @example
+ * ```ts ignore
+ * import { build } from "./build.ts";
+ *
+ * const folder = await Deno.makeTempDir();
+ * const manifest = await build(folder);
+ * console.log(manifest.entry); // overlay-{hash}.js
+ * ```
+ */
+export async function build(
+  outDir: string = fromFileUrl(new URL("../../overlay/dist/", import.meta.url)),
+): Promise<OverlayManifest> {
+  const bundled = await Deno.makeTempDir({ prefix: "overlay-bundle-" });
+  try {
+    const result = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "bundle",
+        "--quiet",
+        "--platform=browser",
+        "--format=esm",
+        "--minify",
+        "--code-splitting",
+        "--outdir",
+        bundled,
+        `${SOURCES}overlay.ts`,
+        `${SOURCES}loader.ts`,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    if (!result.success) {
+      throw new Error(
+        `deno bundle failed:\n${new TextDecoder().decode(result.stderr)}`,
+      );
+    }
+    const built = new Map<string, string>();
+    for await (const entry of Deno.readDir(bundled)) {
+      if (entry.isFile) {
+        built.set(
+          entry.name,
+          await Deno.readTextFile(`${bundled}/${entry.name}`),
+        );
+      }
+    }
+    const overlay = built.get("overlay.js");
+    const loader = built.get(LOADER);
+    if (overlay === undefined || loader === undefined) {
+      throw new Error(`deno bundle made ${[...built.keys()].join(", ")}`);
+    }
+    const entry = `overlay-${
+      (await sha256Hex(new TextEncoder().encode(overlay))).slice(0, 12)
+    }.js`;
+    built.delete("overlay.js");
+    built.set(entry, overlay);
+    if (loader.split('"./overlay.js"').length !== 2) {
+      throw new Error('the loader must name "./overlay.js" exactly once');
+    }
+    built.set(LOADER, loader.replace('"./overlay.js"', `"./${entry}"`));
+    for (const name of built.keys()) {
+      if (
+        name !== LOADER && name !== entry && !/-[A-Z0-9]{8}\.js$/.test(name)
+      ) {
+        throw new Error(`${name} is not named by its hash`);
+      }
+    }
+
+    const eager = [entry];
+    const lazy: string[] = [];
+    for (let index = 0; index < eager.length; index++) {
+      const { static: statics, dynamic } = importsOf(
+        built.get(eager[index]!) ?? "",
+      );
+      for (const name of statics) if (!eager.includes(name)) eager.push(name);
+      for (const name of dynamic) if (!lazy.includes(name)) lazy.push(name);
+    }
+    for (let index = 0; index < lazy.length; index++) {
+      const { static: statics, dynamic } = importsOf(
+        built.get(lazy[index]!) ?? "",
+      );
+      for (const name of [...statics, ...dynamic]) {
+        if (!eager.includes(name) && !lazy.includes(name)) lazy.push(name);
+      }
+    }
+
+    await Deno.mkdir(outDir, { recursive: true });
+    for await (const old of Deno.readDir(outDir)) {
+      if (old.isFile) await Deno.remove(`${outDir}/${old.name}`);
+    }
+    const manifest: OverlayManifest = {
+      loader: LOADER,
+      entry,
+      eager,
+      lazy,
+      files: {},
+    };
+    for (const name of [...built.keys()].sort()) {
+      const bytes = new TextEncoder().encode(built.get(name));
+      await Deno.writeFile(`${outDir}/${name}`, bytes);
+      const encodings: ("br" | "gzip")[] = [];
+      const br = brotliCompressSync(bytes, {
+        params: {
+          [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+          [constants.BROTLI_PARAM_QUALITY]: 11,
+          [constants.BROTLI_PARAM_SIZE_HINT]: bytes.byteLength,
+        },
+      });
+      if (br.byteLength < bytes.byteLength) {
+        await Deno.writeFile(`${outDir}/${name}.br`, br);
+        encodings.push("br");
+      }
+      const gzip = gzipSync(bytes, { level: 9 });
+      if (gzip.byteLength < bytes.byteLength) {
+        await Deno.writeFile(`${outDir}/${name}.gz`, gzip);
+        encodings.push("gzip");
+      }
+      manifest.files[name] = {
+        etag: `"${(await sha256Hex(bytes)).slice(0, 20)}"`,
+        encodings,
+      };
+    }
+    await Deno.writeTextFile(
+      `${outDir}/manifest.json`,
+      JSON.stringify(manifest, null, 2) + "\n",
+    );
+    return manifest;
+  } finally {
+    await Deno.remove(bundled, { recursive: true });
+  }
+}
+
+if (import.meta.main) {
+  const folder = fromFileUrl(new URL("../../overlay/dist/", import.meta.url));
+  const manifest = await build(folder);
+  for (const name of Object.keys(manifest.files)) {
+    const size = (await Deno.stat(`${folder}${name}`)).size;
+    const part = manifest.eager.includes(name)
+      ? "every editor"
+      : manifest.lazy.includes(name)
+      ? "lazy"
+      : "every page";
+    console.log(`overlay/dist/${name}: ${size} bytes (${part})`);
+  }
+}

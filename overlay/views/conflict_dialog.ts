@@ -1,0 +1,156 @@
+/// <reference lib="dom" />
+/**
+ * The conflict view: when someone else published a page meanwhile (at
+ * publish, or for a draft made against an older version), every field
+ * changed on both sides is shown with theirs beside mine and a choice per
+ * field, "Use mine" or "Use theirs". The dialog offers Reload (their
+ * version, dropping mine) and Keep mine (publish with the choices made).
+ *
+ * @module
+ */
+
+import type { Choice, MergeField } from "../session/merge.ts";
+import { fieldName } from "../session/pointer.ts";
+import { h, messageDialog, showDialog } from "../ui.ts";
+
+/** What the person decided. */
+export type ConflictAnswer =
+  | { action: "keep"; choices: Map<string, Choice> }
+  | { action: "reload" | "discard" | "cancel" };
+
+/** A value in words: rich text as its text, an image as its file name. */
+function shown(value: unknown): string {
+  if (value === undefined) return "(gone)";
+  if (typeof value === "string") {
+    const template = document.createElement("template");
+    template.innerHTML = value;
+    const text = (template.content.textContent ?? "").trim();
+    return text === "" ? "(empty)" : text;
+  }
+  if (typeof value === "object" && value !== null && "src" in value) {
+    return `Image ${String((value as { src: unknown }).src)}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * Shows the fields of a conflict and asks what to do.
+ *
+ * @param root the overlay's shadow root
+ * @param fields the compared fields
+ * @param draft whether these are a draft's fields (buttons "Discard them"
+ *   and "Keep mine") rather than a publish's ("Cancel", "Reload", "Keep mine")
+ * @returns the answer, with a choice for every clashing field on "keep"
+ */
+export async function askConflict(
+  root: ShadowRoot,
+  fields: readonly MergeField[],
+  draft = false,
+): Promise<ConflictAnswer> {
+  const choices = new Map<string, Choice>();
+  const clashes = fields.filter((field) => field.clash);
+  const rows = clashes.map((field) => {
+    const name = fieldName(field.pointer);
+    const buttons = (["theirs", "mine"] as const).map((side) => {
+      const button = h("button", {
+        type: "button",
+        "aria-pressed": "false",
+        disabled: field.gone && side === "mine",
+        onclick: () => {
+          choices.set(field.pointer, side);
+          for (const other of buttons) {
+            other.setAttribute("aria-pressed", String(other === button));
+          }
+        },
+      }, side === "mine" ? "Use mine" : "Use theirs");
+      return button;
+    });
+    return h(
+      "div",
+      { class: "clash", role: "group", "aria-label": name },
+      h("h3", {}, name),
+      h(
+        "div",
+        { class: "sides" },
+        h(
+          "div",
+          { class: "side" },
+          h("span", { class: "who" }, "Theirs"),
+          h("p", {}, shown(field.theirs)),
+          buttons[0],
+        ),
+        h(
+          "div",
+          { class: "side" },
+          h("span", { class: "who" }, "Mine"),
+          h("p", {}, shown(field.mine)),
+          buttons[1],
+        ),
+      ),
+    );
+  });
+  const kept = fields.length - clashes.length;
+  const dialog = messageDialog(
+    draft ? "Restore unsaved changes?" : "Someone published meanwhile",
+    [
+      h(
+        "p",
+        {},
+        draft
+          ? "You have unsaved changes on this page, made before someone else published it."
+          : "This page was published by someone else while you were editing it. Your changes are not published yet, and they are kept.",
+      ),
+      kept > 0 &&
+      h(
+        "p",
+        {},
+        `Keep mine publishes ${
+          kept === 1 ? "this change" : `these ${kept} changes`
+        } of yours on top of their version, as nobody else changed ${
+          kept === 1 ? "that field" : "those fields"
+        }:`,
+      ),
+      kept > 0 &&
+      h(
+        "ul",
+        {},
+        ...fields.filter((field) => !field.clash).map((field) =>
+          h(
+            "li",
+            {},
+            h("strong", {}, fieldName(field.pointer)),
+            `: ${shown(field.mine)}`,
+          )
+        ),
+      ),
+      clashes.length > 0 &&
+      h(
+        "p",
+        {},
+        "Both of you changed the fields below. Choose which version to keep for each.",
+      ),
+      ...rows,
+    ],
+    draft
+      ? [
+        { label: "Discard them", value: "discard", kind: "danger" },
+        { label: "Keep mine", value: "keep", kind: "primary" },
+      ]
+      : [
+        { label: "Cancel", value: "cancel" },
+        { label: "Reload", value: "reload", kind: "danger" },
+        { label: "Keep mine", value: "keep", kind: "primary" },
+      ],
+    (value) =>
+      value === "keep" &&
+        clashes.some((field) => !field.gone && !choices.has(field.pointer))
+        ? "Choose “Use mine” or “Use theirs” for each field."
+        : undefined,
+  );
+  dialog.classList.add("wide");
+  const answer = await showDialog(root, dialog);
+  if (answer === "keep") return { action: "keep", choices };
+  return {
+    action: answer === "reload" || answer === "discard" ? answer : "cancel",
+  };
+}
