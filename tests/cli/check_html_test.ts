@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import fc from "fast-check";
 import { checkHtml, formatHtmlProblem } from "../../cli/check_html.ts";
 import { inpage } from "../../regions/mod.ts";
 import { runCli } from "../support/cli.ts";
@@ -342,4 +343,39 @@ Deno.test("check --html: the example site's rendered pages pass", async () => {
   } finally {
     await Deno.remove(dist, { recursive: true });
   }
+});
+
+Deno.test("check --html: any item renumbered by hand is found, at its pointer", async () => {
+  await using fixture = await site({ "en/index.html": built() });
+  const file = join(fixture.dist, "en/index.html");
+  const items = [["nav", 0], ["nav", 1], ["sections", 0], ["sections", 1]];
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...items),
+      fc.nat({ max: 40 }),
+      async ([list, index], wrong) => {
+        fc.pre(wrong !== index);
+        await Deno.writeTextFile(
+          file,
+          built().replace(
+            `data-inpage-item="/${list}/${index}"`,
+            `data-inpage-item="/${list}/${wrong}"`,
+          ),
+        );
+        const report = await checkHtml({
+          html: fixture.dist,
+          repo: fixture.root,
+        });
+        assert.ok(
+          report.problems.some((problem) =>
+            problem.at === `/${list}/${wrong}` &&
+            problem.reason ===
+              `data-inpage-item: child ${index} of the list /${list} is numbered /${list}/${index}`
+          ),
+          JSON.stringify(report.problems),
+        );
+      },
+    ),
+    { numRuns: 60 },
+  );
 });
