@@ -21,8 +21,14 @@ import { ServeError } from "./cli/site_checkout.ts";
 import { checkCommand } from "./cli/check.ts";
 import { convertCommand, ConvertError } from "./cli/convert.ts";
 import type { ConvertOptions } from "./cli/convert.ts";
+import { checkHtmlCommand } from "./cli/check_html.ts";
 import { VERSION } from "./lib/version.ts";
-import { IMAGES_FOLDER, PAGES_FOLDER, ROUTES } from "./lib/wire/names.ts";
+import {
+  IMAGES_FOLDER,
+  INPAGE_ATTRIBUTES,
+  PAGES_FOLDER,
+  ROUTES,
+} from "./lib/wire/names.ts";
 import type { ServeOptions } from "./cli/serve.ts";
 import type { HashKeyOptions } from "./cli/hash_key.ts";
 
@@ -52,6 +58,16 @@ export type {
   FrontMatter,
   ImageCopy,
 } from "./cli/convert.ts";
+export {
+  checkHtml,
+  checkHtmlCommand,
+  formatHtmlProblem,
+} from "./cli/check_html.ts";
+export type {
+  HtmlCheckOptions,
+  HtmlCheckReport,
+  HtmlProblem,
+} from "./cli/check_html.ts";
 export {
   contentTypeOf,
   createStaticSite,
@@ -225,6 +241,10 @@ function addCheck(program: Command, io: CliIo): void {
     ),
   );
   addLocalesOption(command)
+    .option(
+      "--html <dir>",
+      "check the regions of a built site (such as dist) against the page files instead",
+    )
     .addHelpText(
       "after",
       `
@@ -238,19 +258,32 @@ what is wrong; other files there (.md, .mdx) are named as not checked.
 Exit code: 0 when every page passes (one summary line), 1 otherwise, and 1
 when there is no page file at all.
 
+With --html DIR, every .html file under DIR is checked instead: each
+${INPAGE_ATTRIBUTES.page} names a page file that exists, each pointer names a value of
+it that fits its kind (text and html a string, image a media object, link a
+link object, list an array), and list items are numbered in order from 0.
+Each problem prints one line, file: pointer-or-selector: reason.
+
 Examples:
   deno task editor check --repo .
   deno task editor check --repo ../my-site --locales en,fr
+  deno task editor check --repo . --html dist
 
 In GitHub Actions, before the build:
   - uses: actions/checkout@v4
   - uses: denoland/setup-deno@v2
-  - run: deno run -A jsr:@inpage/editor@2/cli check --repo .`,
+  - run: deno run -A jsr:@inpage/editor@2/cli check --repo .
+and after it:
+  - run: deno run -A jsr:@inpage/editor@2/cli check --repo . --html dist`,
     )
-    .action(async (options: { repo: string; locales?: string[] }) => {
-      const code = await checkCommand(options, { out: io.out, err: io.err });
-      if (code !== 0) throw new CheckFailed();
-    });
+    .action(
+      async (options: { repo: string; locales?: string[]; html?: string }) => {
+        const code = options.html === undefined
+          ? await checkCommand(options, { out: io.out, err: io.err })
+          : await checkHtmlCommand({ ...options, html: options.html }, io);
+        if (code !== 0) throw new CheckFailed();
+      },
+    );
 }
 
 /** `editor convert`: front-matter pages (`.md`, `.mdx`) to page files. */
