@@ -13,6 +13,8 @@ import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
 import { type ContentRoute, createContentRoute } from "./routes/content.ts";
 import { createSaveRoute, type SaveRoute } from "./routes/save.ts";
 import { createUploadRoute, type UploadRoute } from "./routes/upload.ts";
+import { createSessionRoute, type SessionRoute } from "./routes/session.ts";
+import { createHistoryRoute, type HistoryRoute } from "./routes/history.ts";
 
 export type { RouterOptions };
 
@@ -38,6 +40,10 @@ export interface Routes {
   readonly "/api/save": SaveRoute;
   /** Storing an image: POST. */
   readonly "/api/upload": UploadRoute;
+  /** Who is logged in: GET (beyond the reference). */
+  readonly "/api/session": SessionRoute;
+  /** A page's commits: GET (beyond the reference). */
+  readonly "/api/history": HistoryRoute;
 }
 
 /** A site's router. */
@@ -81,6 +87,8 @@ export function createRouter(options: RouterOptions): Router {
     "/api/content": createContentRoute({ locales }),
     "/api/save": createSaveRoute({ locales }),
     "/api/upload": createUploadRoute(),
+    "/api/session": createSessionRoute(),
+    "/api/history": createHistoryRoute({ locales }),
   });
   const find = (pathname: string): RouteHandlers | undefined =>
     Object.hasOwn(routes, pathname)

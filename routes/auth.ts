@@ -19,6 +19,7 @@ import {
 } from "../lib/access/session.ts";
 import { isCrossSite } from "../lib/access/cross_site.ts";
 import { KeyCheckBusyError, verifyKey } from "../lib/access/site_key.ts";
+import { keyTarget } from "../lib/access/editors.ts";
 import { isJsonRequest, parseJsonBytes } from "../lib/http/json_body.ts";
 import { logNotice } from "../lib/http/log.ts";
 import { AUTH_BODY_MAX } from "../lib/limits.ts";
@@ -58,14 +59,17 @@ async function login(exchange: Exchange): Promise<Response> {
   }
   const key = await keyOf(request, bytes);
   if (key === undefined) throw wrongKey("no readable key in the body");
+  // One verification: the hash the key's prefix names, else the site key's.
+  const target = keyTarget(key, env);
   let matches: boolean;
   try {
-    matches = await verifyKey(key, env.EDITOR_KEY_HASH, {
+    matches = await verifyKey(key, target.hash, {
       run: env.EDITOR_ARGON2,
       wasm: env.EDITOR_ARGON2_WASM && env.EDITOR_BLAKE2B_WASM
         ? { argon2: env.EDITOR_ARGON2_WASM, blake2b: env.EDITOR_BLAKE2B_WASM }
         : undefined,
       warn: (message) => logNotice(env, message),
+      decoy: target.decoy,
     });
   } catch (error) {
     if (!(error instanceof KeyCheckBusyError)) throw error;
@@ -79,14 +83,9 @@ async function login(exchange: Exchange): Promise<Response> {
       },
     );
   }
-  if (!matches) {
-    throw wrongKey(
-      env.EDITOR_KEY_HASH
-        ? "key does not match"
-        : "EDITOR_KEY_HASH is not set: every login is refused",
-    );
-  }
-  const cookies = await openSession(kvOf(env), env);
+  if (!matches) throw wrongKey(target.refused ?? "key does not match");
+  exchange.editor = target.editor.id;
+  const cookies = await openSession(kvOf(env), env, target.editor);
   return jsonResponse(200, { ok: true }, { "set-cookie": cookies });
 }
 

@@ -64,10 +64,12 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
   const locales = checkLocales(options);
   const onRequestPost = handler(
     "/api/save",
-    async ({ request, env, client }) => {
+    async (exchange) => {
+      const { request, env, client } = exchange;
       const takeSlot = await limitRate(env, "save", client, request);
       checkDeclaredSize(request, ENVELOPE_MAX);
-      await requireSession(env, request);
+      const editor = await requireSession(env, request);
+      exchange.editor = editor.id;
       await takeSlot();
       const bytes = await receiveBody(request, ENVELOPE_MAX);
       const { path, content, version, message } = await saveRequest(
@@ -88,6 +90,7 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
         page,
         version,
         cleanCommitMessage(message, `Update ${path}`),
+        { name: editor.name, email: editor.email },
       );
       return jsonResponse(200, { version: written });
     },

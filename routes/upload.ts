@@ -14,6 +14,7 @@ import { jsonResponse } from "../lib/http/json_response.ts";
 import { openUploadForm } from "../lib/http/multipart.ts";
 import { limitRate } from "../lib/access/rate_limit.ts";
 import {
+  type CommitAuthor,
   ConflictError,
   gitBlobSha,
   type Repository,
@@ -70,13 +71,15 @@ export const IMAGE_FOLDER = "public/images";
 export function createUploadRoute(): UploadRoute {
   const onRequestPost = handler(
     "/api/upload",
-    async ({ request, env, client }) => {
+    async (exchange) => {
+      const { request, env, client } = exchange;
       const takeSlot = await limitRate(env, "upload", client, request);
       const form = openUploadForm(request, {
         fileMax: UPLOAD_FILE_MAX,
         bodyMax: UPLOAD_BODY_MAX,
       });
-      await requireSession(env, request);
+      const editor = await requireSession(env, request);
+      exchange.editor = editor.id;
       await takeSlot();
       const { file, name } = await form.read();
       const slug = uploadSlug(name);
@@ -87,7 +90,10 @@ export function createUploadRoute(): UploadRoute {
       ]);
       const { format, width, height } = imageHeader(file);
       const src = storedImageName(slug, sha256Hex(file), format);
-      await store(requireRepository(env), src, file);
+      await store(requireRepository(env), src, file, {
+        name: editor.name,
+        email: editor.email,
+      });
       return jsonResponse(200, { src, width, height });
     },
   );
@@ -105,10 +111,11 @@ async function store(
   repository: Repository,
   src: string,
   bytes: Uint8Array,
+  author: CommitAuthor,
 ): Promise<void> {
   const path = `${IMAGE_FOLDER}/${src}`;
   try {
-    await repository.write(path, bytes, "", `Add image ${src}`);
+    await repository.write(path, bytes, "", `Add image ${src}`, author);
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     const existing = await repository.read(path);

@@ -2,13 +2,22 @@
  * `lib/access/`, the access concern: who may edit and how often (the site
  * key, sessions, the cross-site guard, rate windows). This file holds
  * editing sessions in KV: a 256-bit token in the `editor_session` cookie,
- * only its SHA-256 stored, with an expiry checked on read and a fingerprint
- * of the key hash so that rotating `EDITOR_KEY_HASH` ends every session.
+ * only its SHA-256 stored, with an expiry checked on read, the editor it
+ * was opened for, and a fingerprint of that editor's key hash, so that
+ * rotating `EDITOR_KEY_HASH` ends every plain-key session, and removing a
+ * named editor (or changing their hash) ends theirs (`editors.ts`).
  *
  * @module
  */
 
 import { sha256Hex } from "../digest.ts";
+import {
+  type EditorIdentity,
+  editorOfSession,
+  hasKeyConfig,
+  PLAIN_EDITOR,
+  sessionFingerprint,
+} from "./editors.ts";
 import type { Env, KvEntry, KvKey, KvStore } from "../http/env.ts";
 import { now } from "../http/env.ts";
 import { isCrossSite } from "./cross_site.ts";
@@ -29,21 +38,30 @@ const ATTRIBUTES = "Secure; SameSite=Strict; Path=/";
 
 interface StoredSession {
   expiresAt: number;
+  /** The fingerprint of the editor's key hash. */
   key: string;
+  /** The editor's id (absent in sessions opened before named editors). */
+  editor?: string;
 }
 
 /**
  * Opens a session: stores the token's hash and returns the two cookies.
  *
  * @param kv the store
- * @param env the host's variables (`EDITOR_KEY_HASH`, the clock)
+ * @param env the host's variables (`EDITOR_KEY_HASH`, `EDITOR_KEYS`, the clock)
+ * @param editor the editor whose key matched; default the plain site key's
  * @returns the `set-cookie` values
  */
-export async function openSession(kv: KvStore, env: Env): Promise<string[]> {
+export async function openSession(
+  kv: KvStore,
+  env: Env,
+  editor: EditorIdentity = PLAIN_EDITOR,
+): Promise<string[]> {
   const token = randomToken(32);
   const value: StoredSession = {
     expiresAt: now(env) + SESSION_SECONDS * 1000,
-    key: keyFingerprint(env.EDITOR_KEY_HASH),
+    key: sessionFingerprint(editor.id, env) ?? "",
+    editor: editor.id,
   };
   const key = sessionKey(token);
   await retryBusy(() =>
@@ -57,7 +75,7 @@ export async function openSession(kv: KvStore, env: Env): Promise<string[]> {
 
 /**
  * Whether the request carries a valid session: same site, a well-formed
- * token, found, not expired, and opened under the current key hash.
+ * token, found, not expired, and opened under its editor's current key hash.
  *
  * @param kv the store
  * @param request the incoming request
@@ -69,49 +87,70 @@ export async function hasSession(
   request: Request,
   env: Env,
 ): Promise<boolean> {
+  return await sessionEditor(kv, request, env) !== undefined;
+}
+
+/**
+ * The editor of the request's session: same site, a well-formed token,
+ * found, not expired, and opened under its editor's current key hash.
+ *
+ * @param kv the store
+ * @param request the incoming request
+ * @param env the host's variables
+ * @returns the editor, or `undefined` without a valid session
+ */
+export async function sessionEditor(
+  kv: KvStore,
+  request: Request,
+  env: Env,
+): Promise<EditorIdentity | undefined> {
   const keys = sessionKeys(request, env);
-  if (keys.length === 0) return false;
-  return isOpenSession(await getEntries(kv, keys), env);
+  if (keys.length === 0) return undefined;
+  return openSessionEditor(await getEntries(kv, keys), env);
 }
 
 /**
  * The KV keys of the sessions a request names: none for a cross-site request
- * or without `EDITOR_KEY_HASH` (no session is valid then).
+ * or without any key configured (no session is valid then).
  *
  * @param request the incoming request
  * @param env the host's variables
  * @returns the keys, one per well-formed token
  */
 export function sessionKeys(request: Request, env: Env): KvKey[] {
-  if (isCrossSite(request) || !env.EDITOR_KEY_HASH) return [];
+  if (isCrossSite(request) || !hasKeyConfig(env)) return [];
   return sessionTokens(request).map(sessionKey);
 }
 
 /**
- * Whether one of the entries read at {@linkcode sessionKeys} is a session
- * open under the current key hash and not expired.
+ * The editor of the first of the entries read at {@linkcode sessionKeys}
+ * that is a session open under its editor's current key hash and not
+ * expired.
  *
  * @param entries the entries
  * @param env the host's variables
- * @returns true when one is
+ * @returns the editor, or `undefined` when none is
  */
-function isOpenSession(
+function openSessionEditor(
   entries: readonly KvEntry<unknown>[],
   env: Env,
-): boolean {
-  if (entries.length === 0 || !env.EDITOR_KEY_HASH) return false;
-  const fingerprint = keyFingerprint(env.EDITOR_KEY_HASH);
+): EditorIdentity | undefined {
+  if (entries.length === 0) return undefined;
   const time = now(env);
-  return entries.some(({ value }) => {
+  for (const { value } of entries) {
     const stored = value as Partial<StoredSession> | null;
-    return stored !== null && typeof stored === "object" &&
-      typeof stored.expiresAt === "number" && stored.expiresAt > time &&
-      stored.key === fingerprint;
-  });
+    if (
+      stored === null || typeof stored !== "object" ||
+      typeof stored.expiresAt !== "number" || stored.expiresAt <= time
+    ) continue;
+    const editor = editorOfSession(stored.editor, stored.key, env);
+    if (editor) return editor;
+  }
+  return undefined;
 }
 
 /** Session checks already read with the rate window, by request. */
-const readWithWindow = new WeakMap<Request, boolean>();
+const readWithWindow = new WeakMap<Request, EditorIdentity | null>();
 
 /**
  * Records the session entries read in the same KV round trip as the rate
@@ -126,7 +165,7 @@ export function rememberSession(
   env: Env,
   entries: readonly KvEntry<unknown>[],
 ): void {
-  readWithWindow.set(request, isOpenSession(entries, env));
+  readWithWindow.set(request, openSessionEditor(entries, env) ?? null);
 }
 
 /**
@@ -141,7 +180,9 @@ export function checkSessionAgain(
   entries: readonly KvEntry<unknown>[],
   env: Env,
 ): void {
-  if (!isOpenSession(entries, env)) throw unauthorized("no valid session");
+  if (!openSessionEditor(entries, env)) {
+    throw unauthorized("no valid session");
+  }
 }
 
 /**
@@ -216,24 +257,23 @@ function sessionKey(token: string): KvKey {
   return ["editor", "session", sha256Hex(token)];
 }
 
-function keyFingerprint(hash: string | undefined): string {
-  return sha256Hex(`inpage-editor key ${hash ?? ""}`);
-}
-
 /**
  * The identity check of the protected routes.
  *
  * @param env the host's bindings
  * @param request the incoming request
+ * @returns the session's editor
  * @throws {HttpError} 401 `unauthorized` without a valid session
  */
 export async function requireSession(
   env: Env,
   request: Request,
-): Promise<void> {
+): Promise<EditorIdentity> {
   const known = readWithWindow.get(request);
   readWithWindow.delete(request);
-  if (!(known ?? await hasSession(kvOf(env), request, env))) {
-    throw unauthorized("no valid session");
-  }
+  const editor = known === undefined
+    ? await sessionEditor(kvOf(env), request, env)
+    : known;
+  if (!editor) throw unauthorized("no valid session");
+  return editor;
 }
