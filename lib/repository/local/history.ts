@@ -64,7 +64,9 @@ export async function fileHistory(
       const head = await runGit(root, ["rev-parse", "--verify", "-q", "HEAD"]);
       if (head.code !== 0) return [];
     } else if (
-      /bad object|unknown revision|expected commit type/i.test(log.stderr)
+      /bad object|bad revision|unknown revision|expected commit type/i.test(
+        log.stderr,
+      )
     ) {
       return null;
     }
