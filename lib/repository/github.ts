@@ -368,8 +368,12 @@ class GitHubContents {
         method: "GET",
         headers: this.headers("application/vnd.github+json"),
       });
-      if (response.status === 404 || response.status === 422) {
-        // No such commit (`before`), or no such branch: nothing to list.
+      if (
+        response.status === 404 || response.status === 409 ||
+        response.status === 422
+      ) {
+        // No such commit (`before`), no such branch, or an empty
+        // repository (409): nothing to list.
         await this.discard(response);
         return before === undefined ? [] : null;
       }
