@@ -44,12 +44,18 @@ async function repository(): Promise<string> {
       `M 100644 inline ${PAGE}`,
       `data ${new TextEncoder().encode(content).byteLength}`,
       content.slice(0, -1),
-      // An unrelated file every third commit: the log must skip them.
+      "",
+      // An unrelated commit after every third: the log must skip them.
       ...(n % 3 === 0
         ? [
+          "commit refs/heads/main",
+          `author Bench <bench@localhost> ${time + 30} +0000`,
+          `committer Bench <bench@localhost> ${time + 30} +0000`,
+          "data 9",
+          "Unrelated",
           `M 100644 inline src/content/pages/en/other.json`,
-          `data 3`,
-          `{}`,
+          `data ${`{"n": ${n}}`.length}`,
+          `{"n": ${n}}`,
         ]
         : []),
       "",
