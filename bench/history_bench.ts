@@ -10,7 +10,6 @@
  * Run: deno bench -A bench/history_bench.ts
  */
 
-import { join } from "node:path";
 import { createRouter } from "../mod.ts";
 import { openLocalCheckout } from "../lib/repository/local/mod.ts";
 import { gitIn } from "../tests/support/git.ts";

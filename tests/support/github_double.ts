@@ -407,13 +407,16 @@ export function startGitHubDouble(
       parents: commit.parent === null ? [] : [{
         sha: commit.parent,
         url: `${base}/repos/${repository}/commits/${commit.parent}`,
-        html_url: `https://github.example/${repository}/commit/${commit.parent}`,
+        html_url:
+          `https://github.example/${repository}/commit/${commit.parent}`,
       }],
     }));
     const link = (n: number) => {
       const next = new URL(url.href);
       next.searchParams.set("page", String(n));
-      return `<${base}${next.pathname.replace(/^\/api\/v3/, "")}${next.search}>`;
+      return `<${base}${
+        next.pathname.replace(/^\/api\/v3/, "")
+      }${next.search}>`;
     };
     const parts: string[] = [];
     if (page > 1) {
