@@ -206,7 +206,12 @@ class LocalCheckoutRepository implements LocalCheckout {
   ): Promise<string> {
     // Checked before anything changes: a name git cannot record refuses
     // the write rather than leaving a file uncommitted.
-    const checked = author === undefined ? undefined : checkedAuthor(author);
+    let checked: CommitAuthor | undefined;
+    try {
+      checked = author === undefined ? undefined : checkedAuthor(author);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const key = this.#git?.gitDir ?? this.root;
     const lockFile = this.#git ? join(this.#git.gitDir, LOCK_FILE) : null;
     return serialise(
