@@ -132,11 +132,13 @@ class GitHubContents {
   readonly #send: typeof fetch;
   readonly #timeoutMs: number;
   readonly #repo: string;
+  readonly #api: string;
   readonly #versions = new Map<string, string>();
 
   constructor(options: ParsedGitHubOptions) {
     this.#token = options.token;
     this.#branch = options.branch;
+    this.#api = `${options.apiUrl}/`;
     this.#repo = `${options.apiUrl}/repos/${
       encodeURIComponent(options.owner)
     }/${encodeURIComponent(options.name)}/`;
@@ -385,9 +387,11 @@ class GitHubContents {
         throw this.unavailable(`GitHub answered ${what} with a non-list`);
       }
       for (const item of body) found.push(this.entryOf(item, what));
+      // GitHub's links may name the repository by id
+      // (`/repositories/{id}/commits?…`): any URL under the API root.
       url = found.length >= wanted ? undefined : nextLink(
         response.headers.get("link"),
-        this.#repo,
+        this.#api,
       );
     }
     const entries = before !== undefined && found[0]?.commit === before

@@ -10,21 +10,22 @@
 const WAIT_MAX = 3_600;
 
 /**
- * The `rel="next"` URL of a `Link` header, when it stays under the
- * repository's API prefix (the token is never sent anywhere else).
+ * The `rel="next"` URL of a `Link` header, when it stays under the API's
+ * root (the token is never sent anywhere else).
  *
  * @param link the header, or `null`
- * @param prefix the repository's API URL, ending with `/`
+ * @param prefix the API root, ending with `/`
  * @returns the URL, or `undefined`
  * @example
  * ```ts
  * import { nextLink } from "./github_history.ts";
  * import assert from "node:assert/strict";
  *
- * const prefix = "https://api.github.com/repos/octo/site/";
+ * const prefix = "https://api.github.com/";
+ * const page = (n: number) => `${prefix}repositories/1300192/commits?page=${n}`;
  * assert.equal(
- *   nextLink(`<${prefix}commits?page=2>; rel="next", <${prefix}commits?page=5>; rel="last"`, prefix),
- *   `${prefix}commits?page=2`,
+ *   nextLink(`<${page(2)}>; rel="next", <${page(5)}>; rel="last"`, prefix),
+ *   page(2),
  * );
  * assert.equal(nextLink('<https://evil.example/x>; rel="next"', prefix), undefined);
  * ```

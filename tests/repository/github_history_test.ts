@@ -148,6 +148,9 @@ Deno.test("through GitHub: history follows the Link header while a page comes ba
     const lists = double.requests.filter((request) =>
       request.path.endsWith("/commits")
     );
+    // The next pages as GitHub's Link header names them: by repository id.
+    assert.match(lists[0]!.path, /\/repos\/octo\/site\/commits$/);
+    assert.match(lists[1]!.path, /\/repositories\/1300192\/commits$/);
     assert.deepEqual(
       lists.map((request) => new URLSearchParams(request.search).get("page")),
       [null, "2", "3"],
@@ -156,8 +159,8 @@ Deno.test("through GitHub: history follows the Link header while a page comes ba
   }, { maxPerPage: 10 });
 });
 
-Deno.test("through GitHub: nextLink follows only a next link under the repository's API prefix", () => {
-  const prefix = "https://api.github.com/repos/octo/site/";
+Deno.test("through GitHub: nextLink follows only a next link under the API root", () => {
+  const prefix = "https://api.github.com/";
   const header = [
     `<${prefix}commits?page=1>; rel="prev"`,
     `<${prefix}commits?page=3>; rel="next"`,
@@ -170,7 +173,7 @@ Deno.test("through GitHub: nextLink follows only a next link under the repositor
   );
   assert.equal(
     nextLink(
-      '<https://api.github.com/repos/other/site/commits?page=2>; rel="next"',
+      '<http://api.github.com/repos/octo/site/commits?page=2>; rel="next"',
       prefix,
     ),
     undefined,
@@ -184,6 +187,15 @@ Deno.test("through GitHub: nextLink follows only a next link under the repositor
   );
   assert.equal(nextLink(null, prefix), undefined);
   assert.equal(nextLink("garbage", prefix), undefined);
+  const ghes = "https://ghe.example.com/api/v3/";
+  assert.equal(
+    nextLink(`<${ghes}repositories/7/commits?page=2>; rel="next"`, ghes),
+    `${ghes}repositories/7/commits?page=2`,
+  );
+  assert.equal(
+    nextLink('<https://ghe.example.com/login?page=2>; rel="next"', ghes),
+    undefined,
+  );
 });
 
 Deno.test("through GitHub: readAt reads the page at a commit with ref; an unknown commit or a page absent then is null", async () => {

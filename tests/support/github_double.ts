@@ -165,7 +165,10 @@ export function githubEnv(github: GitHubDouble): {
 const DOCS = "https://docs.github.com/rest/repos/contents";
 const RAW_LIMIT = 1024 * 1024;
 const ROUTE = /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/;
-const COMMITS = /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/commits$/;
+const COMMITS =
+  /^(?:\/api\/v3)?\/(?:repos\/([^/]+)\/([^/]+)|repositories\/(\d+))\/commits$/;
+/** The repository's id, as GitHub's `Link` headers name it. */
+const REPOSITORY_ID = "1300192";
 const TOKEN_USER = { name: "Double", email: "double@example.com" };
 
 function json(
@@ -412,11 +415,10 @@ export function startGitHubDouble(
       }],
     }));
     const link = (n: number) => {
+      // As GitHub's documentation shows them: the repository by its id.
       const next = new URL(url.href);
       next.searchParams.set("page", String(n));
-      return `<${base}${
-        next.pathname.replace(/^\/api\/v3/, "")
-      }${next.search}>`;
+      return `<${base}/repositories/${REPOSITORY_ID}/commits${next.search}>`;
     };
     const parts: string[] = [];
     if (page > 1) {
@@ -644,9 +646,12 @@ export function startGitHubDouble(
     if (listing && authorized && request.method === "GET") {
       const base = url.origin +
         (url.pathname.startsWith("/api/v3") ? "/api/v3" : "");
+      const byId = listing[3] !== undefined;
       if (
-        decodeURIComponent(listing[1]!) !== owner ||
-        decodeURIComponent(listing[2]!) !== name
+        byId
+          ? listing[3] !== REPOSITORY_ID
+          : decodeURIComponent(listing[1]!) !== owner ||
+            decodeURIComponent(listing[2]!) !== name
       ) {
         return error(404, "Not Found");
       }
