@@ -114,3 +114,6 @@ export const BUDGETS: Readonly<
   save: { limit: 30, windowMs: 5 * MINUTE },
   upload: { limit: 30, windowMs: 15 * MINUTE },
 });
+
+/** Most entries one `/api/history` answer lists. */
+export const HISTORY_PAGE_MAX = 30;
