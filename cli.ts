@@ -196,8 +196,13 @@ function addServe(program: Command, io: CliIo): void {
     .addHelpText(
       "after",
       `
-The site key: EDITOR_KEY_HASH (from editor hash-key) when set; otherwise a
-random key is made for this run and printed once on standard error.
+The site key: EDITOR_KEY_HASH (from editor hash-key) when set; named
+editors: EDITOR_KEYS, a JSON object of id -> { hash, name, email }. With
+neither, a random key is made for this run and printed once on standard error.
+To add an editor, run editor hash-key --name <id> --full-name <name> --email
+<address>, give them the key it prints once, and merge the entry it prints
+into EDITOR_KEYS; to remove one, delete their entry (their sessions end);
+restart editor serve after either.
 Each request writes one JSON log line on standard output. Ctrl-C stops.
 
 The origin: the routes under /api/, the overlay's files under /_inpage/
@@ -350,7 +355,7 @@ Examples:
 function addHashKey(program: Command, io: CliIo): void {
   const command = program.command("hash-key")
     .description(
-      "Read the site key from standard input (a hidden prompt, asked twice, on a terminal) and print its argon2id hash for EDITOR_KEY_HASH",
+      "Read the site key from standard input (a hidden prompt, asked twice, on a terminal) and print its argon2id hash for EDITOR_KEY_HASH; with --name, make a named editor's key and EDITOR_KEYS entry",
     );
   for (
     const [flag, value, help, min, max] of [
@@ -371,6 +376,12 @@ function addHashKey(program: Command, io: CliIo): void {
       "--allow-weak",
       "accept a cost below OWASP's argon2id minimum (for tests only)",
     )
+    .option(
+      "--name <id>",
+      "a named editor (EDITOR_KEYS): generate their key <id>.<secret>, print it once, and print the entry to add",
+    )
+    .option("--full-name <name>", "with --name: the name their commits carry")
+    .option("--email <address>", "with --name: the email their commits carry")
     .addHelpText(
       "after",
       `
@@ -378,10 +389,15 @@ The cost must reach OWASP's minimum for argon2id: m=19456 KiB (19 MiB) at
 t=2, or m=47104 at t=1, 12288 at t=3, 9216 at t=4, 7168 at t=5 or more.
 Parameters or a calibration below it are refused unless --allow-weak is given.
 
+Named editors: --name alice generates alice's key (alice.<secret>), prints it
+once on standard output, then the JSON entry to merge into EDITOR_KEYS. To
+remove an editor, delete their entry from EDITOR_KEYS: their sessions end.
+
 Examples:
   deno task editor hash-key                       # asks for the key twice
   printf '%s' "$KEY" | deno task editor hash-key  # from a pipe
-  deno task editor hash-key --target-ms 500       # slower, calibrated here`,
+  deno task editor hash-key --target-ms 500       # slower, calibrated here
+  deno task editor hash-key --name alice --full-name "Alice Martin" --email alice@example.com`,
     )
     .action(async (options: HashKeyOptions) => {
       await hashKeyCommand(options, {

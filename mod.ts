@@ -40,6 +40,10 @@ export { createSaveRoute } from "./routes/save.ts";
 export type { SaveRoute } from "./routes/save.ts";
 export { createUploadRoute } from "./routes/upload.ts";
 export type { UploadRoute } from "./routes/upload.ts";
+export { createSessionRoute } from "./routes/session.ts";
+export type { SessionRoute } from "./routes/session.ts";
+export { createHistoryRoute } from "./routes/history.ts";
+export type { HistoryRoute } from "./routes/history.ts";
 export type {
   ClientInfo,
   Env,
@@ -57,10 +61,15 @@ export {
   RepositoryError,
 } from "./lib/repository/repository.ts";
 export type {
+  CommitAuthor,
+  HistoryEntry,
+  HistoryOptions,
   Repository,
   RepositoryErrorCode,
   RepositoryFile,
 } from "./lib/repository/repository.ts";
+export { PLAIN_EDITOR } from "./lib/access/editors.ts";
+export type { EditorIdentity } from "./lib/access/editors.ts";
 export { argon2Hash, hashKey, verifyKey } from "./lib/access/site_key.ts";
 export type {
   Argon2Job,

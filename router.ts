@@ -13,6 +13,8 @@ import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
 import { type ContentRoute, createContentRoute } from "./routes/content.ts";
 import { createSaveRoute, type SaveRoute } from "./routes/save.ts";
 import { createUploadRoute, type UploadRoute } from "./routes/upload.ts";
+import { createSessionRoute, type SessionRoute } from "./routes/session.ts";
+import { createHistoryRoute, type HistoryRoute } from "./routes/history.ts";
 import { ROUTES } from "./lib/wire/names.ts";
 
 export type { RouterOptions };
@@ -30,8 +32,8 @@ export interface RouteHandlers {
 }
 
 /**
- * The routes, keyed by path: `/api/auth`, `/api/content`, `/api/save` and
- * `/api/upload`.
+ * The routes, keyed by path: `/api/auth`, `/api/content`, `/api/save`,
+ * `/api/upload`, and beyond the reference `/api/session` and `/api/history`.
  */
 export interface Routes {
   /** `/api/auth`, sessions: POST opens, DELETE ends. */
@@ -42,6 +44,10 @@ export interface Routes {
   readonly [ROUTES.save.path]: SaveRoute;
   /** `/api/upload`, storing an image: POST. */
   readonly [ROUTES.upload.path]: UploadRoute;
+  /** `/api/session`, who is logged in: GET (beyond the reference). */
+  readonly [ROUTES.session.path]: SessionRoute;
+  /** `/api/history`, a page's commits: GET (beyond the reference). */
+  readonly [ROUTES.history.path]: HistoryRoute;
 }
 
 /** A site's router. */
@@ -85,6 +91,8 @@ export function createRouter(options: RouterOptions): Router {
     [ROUTES.content.path]: createContentRoute({ locales }),
     [ROUTES.save.path]: createSaveRoute({ locales }),
     [ROUTES.upload.path]: createUploadRoute(),
+    [ROUTES.session.path]: createSessionRoute(),
+    [ROUTES.history.path]: createHistoryRoute({ locales }),
   });
   const find = (pathname: string): RouteHandlers | undefined =>
     Object.hasOwn(routes, pathname)

@@ -1,6 +1,7 @@
 /**
  * `editor hash-key`: reads the site key and prints only its argon2id PHC
- * string, for `EDITOR_KEY_HASH`.
+ * string, for `EDITOR_KEY_HASH`; with `--name`, generates a named editor's
+ * key, prints it once, and prints the `EDITOR_KEYS` entry to add.
  *
  * @module
  */
@@ -15,6 +16,12 @@ import {
 import { type KeyInput, KeyInputError, readKey } from "./read_key.ts";
 import { codePoints } from "../lib/encoding/text.ts";
 import { KEY_MAX } from "../lib/limits.ts";
+import { randomToken } from "../lib/access/random_token.ts";
+import {
+  EDITOR_ID,
+  PLAIN_EDITOR_ID,
+  readEditorKeys,
+} from "../lib/access/editors.ts";
 
 /** The options of `editor hash-key`. */
 export interface HashKeyOptions {
@@ -31,6 +38,15 @@ export interface HashKeyOptions {
    * {@linkcode owaspMinimumMemory}); a warning goes to standard error.
    */
   allowWeak?: boolean | undefined;
+  /**
+   * A named editor's id (`[a-z0-9-]{1,32}`): a key `<id>.<secret>` is
+   * generated instead of read, and the `EDITOR_KEYS` entry printed.
+   */
+  name?: string | undefined;
+  /** The named editor's full name, for commits; default the id. */
+  fullName?: string | undefined;
+  /** The named editor's email, for commits; default `<id>@inpage.invalid`. */
+  email?: string | undefined;
 }
 
 /** Where `editor hash-key` reads and writes. */
@@ -80,7 +96,14 @@ export async function hashKeyCommand(
   ) {
     throw new KeyInputError("--target-ms must be between 1 and 60000");
   }
-  const key = await readKey(io);
+  if (
+    options.name === undefined &&
+    (options.fullName !== undefined || options.email !== undefined)
+  ) {
+    throw new KeyInputError("--full-name and --email go with --name");
+  }
+  const named = options.name === undefined ? undefined : namedEditor(options);
+  const key = named ? `${named.id}.${randomToken(24)}` : await readKey(io);
   checkKey(key);
   const params = options.targetMs === undefined ? given : await calibrate(
     options.targetMs,
@@ -108,8 +131,66 @@ export async function hashKeyCommand(
       } ms\n`,
     );
   }
+  if (named) {
+    const entry = JSON.stringify({
+      [named.id]: { hash: phc, name: named.name, email: named.email },
+    });
+    const checked = readEditorKeys(entry);
+    if (!checked.ok) throw new KeyInputError(checked.problem);
+    io.err(
+      `The key of ${named.id} (shown once: give it to them; they log in with it):\n`,
+    );
+    io.out(key + "\n");
+    io.err(
+      "The entry to add to EDITOR_KEYS (merge it into the JSON object there):\n",
+    );
+    io.out(entry + "\n");
+    return phc;
+  }
   io.out(phc + "\n");
   return phc;
+}
+
+/** The named editor of `--name`, `--full-name` and `--email`, checked. */
+function namedEditor(
+  options: HashKeyOptions,
+): { id: string; name: string; email: string } {
+  const id = options.name ?? "";
+  if (!EDITOR_ID.test(id)) {
+    throw new KeyInputError(
+      "--name must be 1 to 32 lowercase letters, digits or -",
+    );
+  }
+  if (id === PLAIN_EDITOR_ID) {
+    throw new KeyInputError(
+      `--name ${PLAIN_EDITOR_ID} is the plain site key's: choose another id`,
+    );
+  }
+  const name = options.fullName ?? id;
+  const email = options.email ?? `${id}@inpage.invalid`;
+  // The entry is checked as EDITOR_KEYS will read it (a stand-in hash).
+  const trial = readEditorKeys(
+    JSON.stringify({
+      [id]: {
+        hash: "$argon2id$v=19$m=65536,t=3,p=1$c29tZXNhbHRzb21lc2FsdA$" +
+          "A".repeat(43),
+        name,
+        email,
+      },
+    }),
+  );
+  if (!trial.ok) {
+    throw new KeyInputError(
+      trial.problem.replace(/^EDITOR_KEYS: /, "").replace(
+        /the name of "[^"]*"/,
+        "--full-name",
+      ).replace(
+        /the email of "[^"]*" is not an address/,
+        "--email is not an address",
+      ),
+    );
+  }
+  return { id, name: name.trim(), email };
 }
 
 /**

@@ -10,6 +10,7 @@ import { createRouter } from "../router.ts";
 import type { Env } from "../lib/http/env.ts";
 import { checkLocales } from "../lib/pages/locales.ts";
 import { hashKey, parseKeyHash } from "../lib/access/site_key.ts";
+import { readEditorKeys } from "../lib/access/editors.ts";
 import { randomToken } from "../lib/access/random_token.ts";
 import { openLocalCheckout } from "../lib/repository/local/mod.ts";
 import { serveOverlayAsset } from "../lib/overlay_assets/serve.ts";
@@ -78,7 +79,7 @@ export interface RunningServe {
  * @returns the URL and a way to stop
  * @throws {ServeError} on a folder that does not exist or has no
  *   `src/content/pages`, no locales,
- *   a bad `EDITOR_KEY_HASH` or a port in use
+ *   a bad `EDITOR_KEY_HASH` or `EDITOR_KEYS`, or a port in use
  */
 export async function startServe(
   options: ServeOptions,
@@ -105,7 +106,7 @@ export async function startServe(
     const warnings = options.locales
       ? await localeWarnings(root, options.locales)
       : [];
-    const { keyHash, randomKey } = await keyHashFor(io);
+    const { keyHash, randomKey, editorKeys, editors } = await keyHashFor(io);
     const kvPath = options.kv ??
       (demo ? join(demo, ".git", "editor-kv.sqlite3") : defaultKvPath(io));
     const kv = await openKvFile(kvPath);
@@ -123,6 +124,7 @@ export async function startServe(
     const env: Env = {
       RATE_LIMIT: kv,
       EDITOR_KEY_HASH: keyHash,
+      ...(editorKeys === undefined ? {} : { EDITOR_KEYS: editorKeys }),
       REPOSITORY: repository,
       EDITOR_LOG: (line) => io.out(line + "\n"),
       ...(bodyIdleMs === undefined ? {} : { EDITOR_BODY_IDLE_MS: bodyIdleMs }),
@@ -172,6 +174,9 @@ export async function startServe(
       io.err(
         `No EDITOR_KEY_HASH: the site key for this run is ${randomKey}\n(it is shown once; set EDITOR_KEY_HASH from editor hash-key to keep one)\n`,
       );
+    }
+    if (editors.length > 0) {
+      io.err(`Named editors (EDITOR_KEYS): ${editors.join(", ")}\n`);
     }
     const site = options.proxy !== undefined
       ? `, other paths from the dev server at ${proxyTarget(options.proxy)}`
@@ -387,12 +392,26 @@ async function noCommitWarning(root: string): Promise<string> {
 }
 
 /**
- * The key hash from `EDITOR_KEY_HASH`, or the hash of a random key made for
- * this run (printed only once the server listens).
+ * The keys: `EDITOR_KEYS` (named editors) when set, and the key hash from
+ * `EDITOR_KEY_HASH`; with neither, the hash of a random key made for this
+ * run (printed only once the server listens).
  */
 async function keyHashFor(
   io: ServeIo,
-): Promise<{ keyHash: string; randomKey?: string }> {
+): Promise<{
+  keyHash: string | undefined;
+  randomKey?: string;
+  editorKeys: string | undefined;
+  editors: string[];
+}> {
+  const editorKeys = io.getEnv("EDITOR_KEYS") || undefined;
+  const read = readEditorKeys(editorKeys);
+  if (!read.ok) {
+    throw new ServeError(
+      `${read.problem}: make each entry with deno task editor hash-key --name <id>`,
+    );
+  }
+  const editors = [...read.editors.keys()];
   const given = io.getEnv("EDITOR_KEY_HASH");
   if (given) {
     if (!parseKeyHash(given)) {
@@ -400,10 +419,16 @@ async function keyHashFor(
         "EDITOR_KEY_HASH is not an argon2id hash from editor hash-key: make one with deno task editor hash-key",
       );
     }
-    return { keyHash: given.trim() };
+    return { keyHash: given.trim(), editorKeys, editors };
   }
+  if (editors.length > 0) return { keyHash: undefined, editorKeys, editors };
   const randomKey = randomToken(18);
-  return { keyHash: await hashKey(randomKey), randomKey };
+  return {
+    keyHash: await hashKey(randomKey),
+    randomKey,
+    editorKeys,
+    editors,
+  };
 }
 
 /** Opens the KV file, creating its folder; a failure is one clear line. */

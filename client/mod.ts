@@ -25,10 +25,14 @@ import {
   contentAnswer,
   type ErrorBody,
   errorBody,
+  type HistoryAnswer,
+  historyAnswer,
   okAnswer,
   type PageProblemBody,
   type SaveAnswer,
   saveAnswer,
+  type SessionAnswer,
+  sessionAnswer,
   type UploadAnswer,
   uploadAnswer,
 } from "../lib/wire/mod.ts";
@@ -36,10 +40,12 @@ import {
 export type {
   ContentAnswer,
   ErrorBody,
+  HistoryAnswer,
   ImageKind,
   InvalidReason,
   PageProblemBody,
   SaveAnswer,
+  SessionAnswer,
   UploadAnswer,
 } from "../lib/wire/mod.ts";
 export { IMAGE_KINDS, INVALID_REASONS } from "../lib/wire/mod.ts";
@@ -208,6 +214,12 @@ export interface Client {
   publish(request: PublishRequest): Promise<SaveAnswer>;
   /** Uploads an image already cropped and converted. */
   upload(file: Blob, name?: string): Promise<UploadAnswer>;
+  /** Who is logged in (`/api/session`). */
+  session(): Promise<SessionAnswer>;
+  /** A page's commits, newest first, 30 at most; `before` pages back. */
+  history(path: string, before?: string): Promise<HistoryAnswer>;
+  /** A page as it was at a commit, with its version then. */
+  readAt(path: string, commit: string): Promise<ContentAnswer>;
 }
 
 /**
@@ -281,6 +293,23 @@ export function createClient(options: ClientOptions = {}): Client {
         ? { path, content: text, version }
         : { path, content: text, version, message };
       return call(json("POST", ROUTES.save.path, body), saveAnswer);
+    },
+    session() {
+      return call(new Request(url(ROUTES.session.path)), sessionAnswer);
+    },
+    history(path, before) {
+      const query = new URLSearchParams(
+        before === undefined ? { path } : { path, before },
+      );
+      return call(
+        new Request(url(`${ROUTES.history.path}?${query}`)),
+        historyAnswer,
+      );
+    },
+    readAt(path, commit) {
+      const query = new URLSearchParams({ path, commit });
+      const target = `${ROUTES.content.path}?${query}`;
+      return call(new Request(url(target)), contentAnswer);
     },
     upload(file, name) {
       const form = new FormData();
@@ -435,4 +464,71 @@ export function publish(request: PublishRequest): Promise<SaveAnswer> {
  */
 export function upload(file: Blob, name?: string): Promise<UploadAnswer> {
   return client().upload(file, name);
+}
+
+/**
+ * Who is logged in on the page's own origin (beyond the reference). Call it
+ * only when the `editor_edit` cookie is set: without a session it fails with
+ * `unauthorized`.
+ *
+ * @returns the session's editor: `{ editor: { id, name } }`
+ * @throws {EditorError} `unauthorized` without a session
+ * @example
+ * ```ts ignore
+ * import { session } from "@inpage/editor/client";
+ *
+ * const { editor } = await session();
+ * console.log(`Logged in as ${editor.name}`);
+ * ```
+ */
+export function session(): Promise<SessionAnswer> {
+  return client().session();
+}
+
+/**
+ * A page's commits, newest first, at most 30 (beyond the reference).
+ *
+ * @param path the page path
+ * @param before a commit id: only older commits (the next page)
+ * @returns `{ entries: [{ commit, version, date, author, message }] }`
+ * @throws {EditorError} `not_found` for an unknown `before`, `bad_request`,
+ *   `unavailable` when the repository keeps no history
+ * @example
+ * ```ts ignore
+ * import { history } from "@inpage/editor/client";
+ *
+ * const { entries } = await history("src/content/pages/en/home.json");
+ * const older = await history(
+ *   "src/content/pages/en/home.json",
+ *   entries.at(-1)?.commit,
+ * );
+ * ```
+ */
+export function history(
+  path: string,
+  before?: string,
+): Promise<HistoryAnswer> {
+  return client().history(path, before);
+}
+
+/**
+ * A page as it was at a commit (beyond the reference): its text and its
+ * version then. To restore it, publish that text with the current version.
+ *
+ * @param path the page path
+ * @param commit a commit id from {@linkcode history}
+ * @returns the file as text and its version at that commit
+ * @throws {EditorError} `not_found` for an unknown commit or a page absent
+ *   then, `bad_request` for a malformed commit
+ * @example
+ * ```ts ignore
+ * import { history, readAt } from "@inpage/editor/client";
+ *
+ * const path = "src/content/pages/en/home.json";
+ * const { entries } = await history(path);
+ * const { content } = await readAt(path, entries[1]!.commit);
+ * ```
+ */
+export function readAt(path: string, commit: string): Promise<ContentAnswer> {
+  return client().readAt(path, commit);
 }

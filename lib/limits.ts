@@ -117,3 +117,5 @@ export const BUDGETS: Readonly<
 
 /** The most problems one refusal of the page rules lists (a 422's `problems`). */
 export const PAGE_PROBLEMS_MAX = 50;
+/** Most entries one `/api/history` answer lists. */
+export const HISTORY_PAGE_MAX = 30;

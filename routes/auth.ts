@@ -19,6 +19,7 @@ import {
 } from "../lib/access/session.ts";
 import { isCrossSite } from "../lib/access/cross_site.ts";
 import { verifyKey } from "../lib/access/site_key.ts";
+import { keyTarget } from "../lib/access/editors.ts";
 import { isJsonRequest, parseJsonBytes } from "../lib/http/json_body.ts";
 import { logNotice } from "../lib/http/log.ts";
 import { AUTH_BODY_MAX } from "../lib/limits.ts";
@@ -61,21 +62,19 @@ async function login(exchange: Exchange): Promise<Response> {
   }
   const key = await keyOf(request, bytes);
   if (key === undefined) throw wrongKey("no readable key in the body");
-  const matches = await verifyKey(key, env.EDITOR_KEY_HASH, {
+  // One verification: the hash the key's prefix names, else the site key's.
+  const target = keyTarget(key, env);
+  const matches = await verifyKey(key, target.hash, {
     run: env.EDITOR_ARGON2,
     wasm: env.EDITOR_ARGON2_WASM && env.EDITOR_BLAKE2B_WASM
       ? { argon2: env.EDITOR_ARGON2_WASM, blake2b: env.EDITOR_BLAKE2B_WASM }
       : undefined,
     warn: (message) => logNotice(env, message),
+    decoy: target.decoy,
   });
-  if (!matches) {
-    throw wrongKey(
-      env.EDITOR_KEY_HASH
-        ? "key does not match"
-        : "EDITOR_KEY_HASH is not set: every login is refused",
-    );
-  }
-  const cookies = await openSession(kvOf(env), env);
+  if (!matches) throw wrongKey(target.refused ?? "key does not match");
+  exchange.editor = target.editor.id;
+  const cookies = await openSession(kvOf(env), env, target.editor);
   return jsonResponse(200, { ok: true }, { "set-cookie": cookies });
 }
 

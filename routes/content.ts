@@ -1,5 +1,6 @@
 /**
- * `/api/content`: reads a page file and its version.
+ * `/api/content`: reads a page file and its version; with `commit`, as it
+ * was at that commit (beyond the reference: see `routes/history.ts`).
  *
  * @module
  */
@@ -7,6 +8,8 @@
 import type { Env, Handler } from "../lib/http/env.ts";
 import type { RepositoryFile } from "../lib/repository/repository.ts";
 import { notFound } from "../lib/http/http_error.ts";
+import { commitParameter } from "../lib/http/history_request.ts";
+import { RepositoryError } from "../lib/repository/repository.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { pathParameter } from "../lib/http/page_request.ts";
 import { admit } from "../lib/access/admission.ts";
@@ -47,9 +50,10 @@ export function createContentRoute(options: RouterOptions): ContentRoute {
   const locales = checkLocales(options);
   const onRequestGet = handler(
     ROUTES.content,
-    async ({ request, env, client }) => {
+    async (exchange) => {
+      const { request, env, client } = exchange;
       const admission = await admit(env, ROUTES.content, client, request);
-      admission.requireSession();
+      exchange.editor = admission.requireSession().editor.id;
       // The file is read while the slot is committed (reading changes
       // nothing); the slot's refusal still answers first.
       const reading = readPage(env, request, locales);
@@ -70,14 +74,30 @@ export function createContentRoute(options: RouterOptions): ContentRoute {
   };
 }
 
-/** The page a read names: 400 for a path off the whitelist, 404 if absent. */
+/**
+ * The page a read names, now or at a commit: 400 for a path off the
+ * whitelist or a malformed commit, 404 if absent (or no such commit).
+ */
 async function readPage(
   env: Env,
   request: Request,
   locales: readonly string[],
 ): Promise<RepositoryFile> {
   const path = pathParameter(request, locales);
-  const file = await requireRepository(env).read(path);
-  if (!file) throw notFound("no such file in the repository");
+  const commit = commitParameter(request);
+  const repository = requireRepository(env);
+  if (commit === undefined) {
+    const file = await repository.read(path);
+    if (!file) throw notFound("no such file in the repository");
+    return file;
+  }
+  if (typeof repository.readAt !== "function") {
+    throw new RepositoryError(
+      "unavailable",
+      "this repository cannot read past versions (no readAt)",
+    );
+  }
+  const file = await repository.readAt(path, commit);
+  if (!file) throw notFound(`no such file at commit ${commit}`);
   return file;
 }

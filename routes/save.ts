@@ -65,10 +65,12 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
   const locales = checkLocales(options);
   const onRequestPost = handler(
     ROUTES.save,
-    async ({ request, env, client }) => {
+    async (exchange) => {
+      const { request, env, client } = exchange;
       const admission = await admit(env, ROUTES.save, client, request);
       checkDeclaredSize(request, ENVELOPE_MAX);
-      admission.requireSession();
+      const { editor } = admission.requireSession();
+      exchange.editor = editor.id;
       await admission.spend();
       const bytes = await receiveBody(
         request,
@@ -93,6 +95,7 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
         page,
         version,
         cleanCommitMessage(message, `Update ${path}`),
+        { name: editor.name, email: editor.email },
       );
       return jsonResponse(200, { version: written });
     },

@@ -15,6 +15,7 @@ import { openUploadForm } from "../lib/http/multipart.ts";
 import { bodyIdleMs } from "../lib/http/read_body.ts";
 import { admit } from "../lib/access/admission.ts";
 import {
+  type CommitAuthor,
   ConflictError,
   gitBlobSha,
   type Repository,
@@ -68,14 +69,16 @@ export interface UploadRoute {
 export function createUploadRoute(): UploadRoute {
   const onRequestPost = handler(
     ROUTES.upload,
-    async ({ request, env, client }) => {
+    async (exchange) => {
+      const { request, env, client } = exchange;
       const admission = await admit(env, ROUTES.upload, client, request);
       const form = openUploadForm(request, {
         fileMax: UPLOAD_FILE_MAX,
         bodyMax: UPLOAD_BODY_MAX,
         idleMs: bodyIdleMs(env),
       });
-      admission.requireSession();
+      const { editor } = admission.requireSession();
+      exchange.editor = editor.id;
       await admission.spend();
       const { file, name } = await form.read();
       const slug = uploadSlug(name);
@@ -86,7 +89,10 @@ export function createUploadRoute(): UploadRoute {
       ]);
       const { format, width, height } = imageHeader(file);
       const src = storedImageName(slug, sha256Hex(file), format);
-      await store(requireRepository(env), src, file);
+      await store(requireRepository(env), src, file, {
+        name: editor.name,
+        email: editor.email,
+      });
       return jsonResponse(200, { src, width, height });
     },
   );
@@ -104,10 +110,11 @@ async function store(
   repository: Repository,
   src: string,
   bytes: Uint8Array,
+  author: CommitAuthor,
 ): Promise<void> {
   const path = `${IMAGES_FOLDER}/${src}`;
   try {
-    await repository.write(path, bytes, "", `Add image ${src}`);
+    await repository.write(path, bytes, "", `Add image ${src}`, author);
   } catch (error) {
     if (!(error instanceof ConflictError)) throw error;
     const existing = await repository.read(path);

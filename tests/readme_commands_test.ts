@@ -90,6 +90,14 @@ const PLAN: [RegExp, Step][] = [
     stdin: KEY,
     expect: /^\$argon2id\$v=19\$m=\d+,t=\d+,p=1\$/m,
   }],
+  [
+    /^npx --yes deno@2\.9\.6 task editor hash-key --name alice --full-name "Alice Martin" --email alice@example\.com$/,
+    {
+      run: "command",
+      expect:
+        /^alice\.[A-Za-z0-9_-]{32}\n\{"alice":\{"hash":"\$argon2id\$v=19\$m=65536,t=3,p=1\$[^"]+","name":"Alice Martin","email":"alice@example\.com"\}\}$/m,
+    },
+  ],
   [/^npx --yes deno@2\.9\.6 task editor serve /, { run: "server" }],
   [/^npx --yes deno@2\.9\.6 task editor check --repo examples\/site$/, {
     run: "command",

@@ -35,6 +35,7 @@ const kv = await Deno.openKv(Deno.env.get("EDITOR_KV_PATH"));
 const env: Env = {
   RATE_LIMIT: kv,
   EDITOR_KEY_HASH: Deno.env.get("EDITOR_KEY_HASH"),
+  EDITOR_KEYS: Deno.env.get("EDITOR_KEYS"),
   GITHUB_TOKEN: Deno.env.get("GITHUB_TOKEN"),
   GITHUB_REPOSITORY: Deno.env.get("GITHUB_REPOSITORY"),
   GITHUB_BRANCH: Deno.env.get("GITHUB_BRANCH"),

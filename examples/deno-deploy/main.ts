@@ -5,6 +5,8 @@
  *
  * Set these variables in the Deno Deploy project:
  * - `EDITOR_KEY_HASH`: the PHC string printed by `deno task editor hash-key`
+ * - `EDITOR_KEYS` (optional): named editors, the JSON object whose entries
+ *   `deno task editor hash-key --name <id>` prints
  * - `GITHUB_TOKEN`: a fine-grained token with only "Contents: read and write"
  *   on the one repository
  * - `GITHUB_REPOSITORY`: `owner/name`
@@ -30,6 +32,7 @@ const kv = await Deno.openKv(Deno.env.get("EDITOR_KV_PATH"));
 const env: Env = {
   RATE_LIMIT: kv,
   EDITOR_KEY_HASH: Deno.env.get("EDITOR_KEY_HASH"),
+  EDITOR_KEYS: Deno.env.get("EDITOR_KEYS"),
   GITHUB_TOKEN: Deno.env.get("GITHUB_TOKEN"),
   GITHUB_REPOSITORY: Deno.env.get("GITHUB_REPOSITORY"),
   GITHUB_BRANCH: Deno.env.get("GITHUB_BRANCH"),

@@ -7,13 +7,16 @@
 
 import type { Env } from "../http/env.ts";
 import { parseKeyHash } from "./site_key.ts";
+import { readEditorKeys } from "./editors.ts";
 import { repositoryFromEnv } from "../repository/from_env.ts";
 
 /**
  * Names the variables and bindings of `env` that are missing or unusable,
  * and when there are any, writes one line saying so and what fails until
  * they are set: `RATE_LIMIT` (every route but logout answers 503),
- * `EDITOR_KEY_HASH` (every login is refused as a wrong key), and the
+ * `EDITOR_KEY_HASH` (every login is refused as a wrong key; not needed when
+ * `EDITOR_KEYS` names editors), a malformed `EDITOR_KEYS` (every login is
+ * refused), and the
  * repository's (`GITHUB_TOKEN`, `GITHUB_REPOSITORY`, a malformed
  * `GITHUB_BRANCH` or `GITHUB_API_URL`, or `REPOSITORY`: reads, publishes and
  * uploads answer 502). A host calls it once at start-up; the routes answer
@@ -53,7 +56,14 @@ export function warnMissingVariables(
     effects.push("every route but logout answers 503 unavailable");
   }
   const keyHash = env.EDITOR_KEY_HASH;
-  if (typeof keyHash !== "string" || !parseKeyHash(keyHash)) {
+  const editors = readEditorKeys(env.EDITOR_KEYS);
+  if (!editors.ok) {
+    missing.push("EDITOR_KEYS");
+    effects.push("every login is refused as a wrong key");
+  } else if (
+    (typeof keyHash !== "string" || !parseKeyHash(keyHash)) &&
+    (keyHash || editors.editors.size === 0)
+  ) {
     missing.push("EDITOR_KEY_HASH");
     effects.push("every login is refused as a wrong key");
   }

@@ -2,13 +2,22 @@
  * `lib/access/`, the access concern: who may edit and how often (the site
  * key, sessions, the cross-site guard, rate windows). This file holds
  * editing sessions in KV: a 256-bit token in the `editor_session` cookie,
- * only its SHA-256 stored, with an expiry checked on read and a fingerprint
- * of the key hash so that rotating `EDITOR_KEY_HASH` ends every session.
+ * only its SHA-256 stored, with an expiry checked on read, the editor it
+ * was opened for, and a fingerprint of that editor's key hash, so that
+ * rotating `EDITOR_KEY_HASH` ends every plain-key session, and removing a
+ * named editor (or changing their hash) ends theirs (`editors.ts`).
  *
  * @module
  */
 
 import { sha256Hex } from "../digest.ts";
+import {
+  type EditorIdentity,
+  editorOfSession,
+  hasKeyConfig,
+  PLAIN_EDITOR,
+  sessionFingerprint,
+} from "./editors.ts";
 import type { Env, KvEntry, KvKey, KvStore } from "../http/env.ts";
 import { now } from "../http/env.ts";
 import { isCrossSite } from "./cross_site.ts";
@@ -21,25 +30,43 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 const ATTRIBUTES = "Secure; SameSite=Strict; Path=/";
 
 /** A session as stored in KV under the hash of its token. */
+interface StoredSession {
+  /** When it ends, in milliseconds since the epoch. */
+  expiresAt: number;
+  /** The fingerprint of the editor's key hash. */
+  key: string;
+  /** The editor's id (absent in sessions opened before named editors). */
+  editor?: string;
+}
+
+/** An open session, as read from KV: still valid for its editor. */
 export interface Session {
   /** When it ends, in milliseconds since the epoch. */
   readonly expiresAt: number;
-  /** The fingerprint of the key hash it was opened under. */
+  /** The fingerprint of its editor's key hash, which it was opened under. */
   readonly key: string;
+  /** Its editor: the id it was opened for, with their current name and email. */
+  readonly editor: EditorIdentity;
 }
 
 /**
  * Opens a session: stores the token's hash and returns the two cookies.
  *
  * @param kv the store
- * @param env the host's variables (`EDITOR_KEY_HASH`, the clock)
+ * @param env the host's variables (`EDITOR_KEY_HASH`, `EDITOR_KEYS`, the clock)
+ * @param editor the editor whose key matched; default the plain site key's
  * @returns the `set-cookie` values
  */
-export async function openSession(kv: KvStore, env: Env): Promise<string[]> {
+export async function openSession(
+  kv: KvStore,
+  env: Env,
+  editor: EditorIdentity = PLAIN_EDITOR,
+): Promise<string[]> {
   const token = randomToken(32);
-  const value: Session = {
+  const value: StoredSession = {
     expiresAt: now(env) + SESSION_SECONDS * 1000,
-    key: keyFingerprint(env.EDITOR_KEY_HASH),
+    key: sessionFingerprint(editor.id, env) ?? "",
+    editor: editor.id,
   };
   const key = sessionKey(token);
   await retryBusy(() =>
@@ -53,7 +80,7 @@ export async function openSession(kv: KvStore, env: Env): Promise<string[]> {
 
 /**
  * Whether the request carries a valid session: same site, a well-formed
- * token, found, not expired, and opened under the current key hash.
+ * token, found, not expired, and opened under its editor's current key hash.
  *
  * @param kv the store
  * @param request the incoming request
@@ -72,20 +99,21 @@ export async function hasSession(
 
 /**
  * The KV keys of the sessions a request names: none for a cross-site request
- * or without `EDITOR_KEY_HASH` (no session is valid then).
+ * or without any key configured (no session is valid then).
  *
  * @param request the incoming request
  * @param env the host's variables
  * @returns the keys, one per well-formed token
  */
 export function sessionKeys(request: Request, env: Env): KvKey[] {
-  if (isCrossSite(request) || !env.EDITOR_KEY_HASH) return [];
+  if (isCrossSite(request) || !hasKeyConfig(env)) return [];
   return sessionTokens(request).map(sessionKey);
 }
 
 /**
  * The first of the entries read at {@linkcode sessionKeys} that is a session
- * open under the current key hash and not expired.
+ * not expired and open under its editor's current key hash (the editor is
+ * still configured, with the same hash: `editors.ts`).
  *
  * @param entries the entries
  * @param env the host's variables
@@ -95,17 +123,17 @@ export function sessionIn(
   entries: readonly KvEntry<unknown>[],
   env: Env,
 ): Session | undefined {
-  if (entries.length === 0 || !env.EDITOR_KEY_HASH) return undefined;
-  const fingerprint = keyFingerprint(env.EDITOR_KEY_HASH);
+  if (entries.length === 0) return undefined;
   const time = now(env);
   for (const { value } of entries) {
-    const stored = value as Partial<Session> | null;
+    const stored = value as Partial<StoredSession> | null;
     if (
-      stored !== null && typeof stored === "object" &&
-      typeof stored.expiresAt === "number" && stored.expiresAt > time &&
-      stored.key === fingerprint
-    ) {
-      return stored as Session;
+      stored === null || typeof stored !== "object" ||
+      typeof stored.expiresAt !== "number" || stored.expiresAt <= time
+    ) continue;
+    const editor = editorOfSession(stored.editor, stored.key, env);
+    if (editor) {
+      return { expiresAt: stored.expiresAt, key: stored.key!, editor };
     }
   }
   return undefined;
@@ -173,8 +201,4 @@ export function sessionTokens(request: Request): string[] {
 
 function sessionKey(token: string): KvKey {
   return ["editor", "session", sha256Hex(token)];
-}
-
-function keyFingerprint(hash: string | undefined): string {
-  return sha256Hex(`inpage-editor key ${hash ?? ""}`);
 }

@@ -168,6 +168,11 @@ export interface KeyCheckOptions {
   wasm?: PrecompiledArgon2 | undefined;
   /** Told once per process when key checks run on the main thread. */
   warn?: ((message: string) => void) | undefined;
+  /**
+   * The cost of the decoy verified when the hash is missing or unreadable;
+   * default `DEFAULT_KEY_PARAMS` (see `keyTarget` for named editors).
+   */
+  decoy?: KeyHashParams | undefined;
 }
 
 /**
@@ -227,7 +232,7 @@ export async function verifyKey(
   options: KeyCheckOptions = {},
 ): Promise<boolean> {
   const parsed = parseKeyHash(phc);
-  const target = parsed ?? decoy();
+  const target = parsed ?? decoy(options.decoy);
   if (
     running >= KEY_CHECKS_RUNNING_MAX &&
     waiting.length >= KEY_CHECKS_WAITING_MAX
@@ -368,9 +373,11 @@ export function lastVerificationCost(): KeyHashParams | undefined {
   return lastCost;
 }
 
-function decoy(): ParsedKeyHash {
+function decoy(params: KeyHashParams = DEFAULT_KEY_PARAMS): ParsedKeyHash {
   return {
-    ...DEFAULT_KEY_PARAMS,
+    memory: params.memory,
+    iterations: params.iterations,
+    parallelism: params.parallelism,
     salt: crypto.getRandomValues(new Uint8Array(SALT_BYTES)),
     hash: crypto.getRandomValues(new Uint8Array(HASH_BYTES)),
   };

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { hmacSha256Hex } from "../digest.ts";
+import { hmacSha256Hex, sha256Hex } from "../digest.ts";
 import { CLIENT_TAGS_KEPT } from "../limits.ts";
 import type { ClientInfo, Env } from "./env.ts";
 import { logNotice } from "./log.ts";
@@ -143,7 +143,9 @@ export function clientTag(
   info: ClientInfo | undefined,
 ): string {
   const address = clientAddress(request, env, info);
-  const secret = `inpage-editor client ${env.EDITOR_KEY_HASH ?? ""}`;
+  const secret = `inpage-editor client ${
+    env.EDITOR_KEY_HASH ?? namedKeysSecret(env.EDITOR_KEYS)
+  }`;
   // Every request needs its client's tag, and a flood comes from a few
   // addresses: the tags last computed are kept, so that a flood costs no
   // HMAC per request.
@@ -155,6 +157,23 @@ export function clientTag(
     tags.set(remembered, tag);
   }
   return tag;
+}
+
+let lastKeys: string | undefined;
+let lastKeysSecret = "";
+
+/**
+ * Without `EDITOR_KEY_HASH`, the tags are keyed with a digest of
+ * `EDITOR_KEYS` (which holds the named editors' hashes), so that they stay
+ * keyed with a secret of the deployment.
+ */
+function namedKeysSecret(keys: string | undefined): string {
+  if (!keys) return "";
+  if (keys !== lastKeys) {
+    lastKeys = keys;
+    lastKeysSecret = sha256Hex(`inpage-editor keys ${keys}`);
+  }
+  return lastKeysSecret;
 }
 
 /** The tags last computed, by address and key. */

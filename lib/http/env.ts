@@ -66,6 +66,11 @@ export interface Env {
   RATE_LIMIT?: KvStore | undefined;
   /** The argon2id PHC string made by `editor hash-key`. */
   EDITOR_KEY_HASH?: string | undefined;
+  /**
+   * Named editors: a JSON object of id → `{ hash, name, email }` (see
+   * `editor hash-key --name`); a named key is `<id>.<secret>`.
+   */
+  EDITOR_KEYS?: string | undefined;
   /** A GitHub token with contents read and write on the one repository. */
   GITHUB_TOKEN?: string | undefined;
   /** The repository as `owner/name`. */

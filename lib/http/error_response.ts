@@ -98,7 +98,13 @@ export function toHttpError(error: unknown): HttpError {
     return new HttpError(409, { error: "conflict" }, { detail: error.message });
   }
   if (error instanceof RepositoryError) {
-    return new HttpError(502, { error: error.code }, { detail: error.message });
+    const wait = error.retryAfterSeconds;
+    return new HttpError(502, { error: error.code }, {
+      detail: error.message,
+      ...(wait === undefined
+        ? {}
+        : { headers: { "retry-after": String(wait) } }),
+    });
   }
   let detail: string;
   try {

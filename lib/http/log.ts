@@ -19,6 +19,8 @@ export interface LogFields {
   ms: number;
   /** The client, hashed (see `clientTag`). */
   client: string;
+  /** The editor's id (never the key), once the session or login names one. */
+  editor?: string | undefined;
   /** The error code of the answer, when it is an error. */
   code?: string | undefined;
   /** Internal detail, for the log only. */

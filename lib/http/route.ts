@@ -23,6 +23,8 @@ export type { RouteEntry, RoutePath };
 export interface Exchange extends RouteContext {
   /** The client's tag (hashed bucket), for rate keys and logs. */
   client: string;
+  /** The editor's id once the session (or login) names one, for the log. */
+  editor?: string | undefined;
 }
 
 /** A route's work for one method; it throws typed errors on failure. */
@@ -41,17 +43,27 @@ export function handler(entry: RouteEntry, work: Work): Handler {
   return async (context) => {
     const started = performance.now();
     let client = "unknown";
+    let exchange: Exchange | undefined;
     let response: Response;
     try {
       client = clientTag(context.request, context.env, context.info);
-      response = await work({ ...context, client });
+      exchange = { ...context, client };
+      response = await work(exchange);
     } catch (error) {
-      return answerFailure(context, route, error, started, client);
+      return answerFailure(
+        context,
+        route,
+        error,
+        started,
+        client,
+        exchange?.editor,
+      );
     }
     logAnswer(context.env, route, context.request.method, response, started, {
       client,
       code: undefined,
       detail: undefined,
+      ...(exchange.editor === undefined ? {} : { editor: exchange.editor }),
     });
     return response;
   };
@@ -102,6 +114,7 @@ export function dispatch(
  * @param error what was thrown
  * @param started `performance.now()` when the request arrived
  * @param client the client tag, when already known
+ * @param editor the editor's id, when the session named one
  * @returns the response
  */
 export function answerFailure(
@@ -110,6 +123,7 @@ export function answerFailure(
   error: unknown,
   started: number,
   client?: string,
+  editor?: string,
 ): Response {
   const { response, code, detail } = errorResponse(error);
   logAnswer(context.env, route, context.request.method, response, started, {
@@ -117,6 +131,7 @@ export function answerFailure(
       clientTag(context.request, context.env, context.info),
     code,
     detail,
+    ...(editor === undefined ? {} : { editor }),
   });
   return response;
 }
@@ -129,7 +144,8 @@ export function answerFailure(
  * @param method the request method
  * @param response the answer
  * @param started `performance.now()` when the request arrived
- * @param fields the client tag, and the error code and detail when failed
+ * @param fields the client tag, the error code and detail when failed, and
+ *   the editor's id when the session named one
  */
 export function logAnswer(
   env: Env,
@@ -141,6 +157,7 @@ export function logAnswer(
     client: string;
     code: string | undefined;
     detail: string | undefined;
+    editor?: string | undefined;
   },
 ): void {
   try {

@@ -161,14 +161,37 @@ function guarded(binding: Repository): Repository {
           return wrap(error);
         }
       },
-      async write(path, content, expected, message) {
+      async write(path, content, expected, message, author) {
         try {
-          return await binding.write(path, content, expected, message);
+          // A binding written before authors gets the four arguments it knows.
+          return author === undefined
+            ? await binding.write(path, content, expected, message)
+            : await binding.write(path, content, expected, message, author);
         } catch (error) {
           return wrap(error);
         }
       },
     };
+    if (typeof binding.history === "function") {
+      const history = binding.history.bind(binding);
+      guard.history = async (path, options) => {
+        try {
+          return await history(path, options);
+        } catch (error) {
+          return wrap(error);
+        }
+      };
+    }
+    if (typeof binding.readAt === "function") {
+      const readAt = binding.readAt.bind(binding);
+      guard.readAt = async (path, commit) => {
+        try {
+          return await readAt(path, commit);
+        } catch (error) {
+          return wrap(error);
+        }
+      };
+    }
     guards.set(binding, guard);
   }
   return guard;

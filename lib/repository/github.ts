@@ -9,12 +9,16 @@
  */
 
 import {
+  type CommitAuthor,
   ConflictError,
   gitBlobSha,
+  type HistoryEntry,
+  type HistoryOptions,
   type Repository,
   RepositoryError,
   type RepositoryFile,
 } from "./repository.ts";
+import { nextLink, retryAfterOf } from "./github_history.ts";
 import { decodeBase64, encodeBase64 } from "../encoding/bytes.ts";
 import { VERSION } from "../version.ts";
 import {
@@ -34,6 +38,12 @@ const API_VERSION = "2022-11-28";
 const USER_AGENT = `inpage-editor/${VERSION}`;
 const RETRY_DELAY_MS = 100;
 const BLOB_SHA = /^[0-9a-f]{40}$/;
+/** Pages of the commits list followed at most for one history answer. */
+const HISTORY_PAGES_MAX = 4;
+/** Versions at past commits looked up at once. */
+const VERSIONS_AT_ONCE = 4;
+/** Versions at past commits kept (they never change). */
+const VERSIONS_KEPT = 10_000;
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -106,7 +116,11 @@ export function createGitHubRepository(options: GitHubOptions): Repository {
       content: Uint8Array,
       expected: string,
       message: string,
-    ) => contents.write(path, content, expected, message),
+      author?: CommitAuthor,
+    ) => contents.write(path, content, expected, message, author),
+    history: (path: string, options: HistoryOptions) =>
+      contents.history(path, options),
+    readAt: (path: string, commit: string) => contents.readAt(path, commit),
   });
 }
 
@@ -117,13 +131,18 @@ class GitHubContents {
   readonly #root: string;
   readonly #send: typeof fetch;
   readonly #timeoutMs: number;
+  readonly #repo: string;
+  readonly #api: string;
+  readonly #versions = new Map<string, string>();
 
   constructor(options: ParsedGitHubOptions) {
     this.#token = options.token;
     this.#branch = options.branch;
-    this.#root = `${options.apiUrl}/repos/${
+    this.#api = `${options.apiUrl}/`;
+    this.#repo = `${options.apiUrl}/repos/${
       encodeURIComponent(options.owner)
-    }/${encodeURIComponent(options.name)}/contents/`;
+    }/${encodeURIComponent(options.name)}/`;
+    this.#root = `${this.#repo}contents/`;
     this.#send = options.fetch;
     this.#timeoutMs = options.timeoutMs;
   }
@@ -248,9 +267,11 @@ class GitHubContents {
     const rateLimited = response.headers.get("x-ratelimit-remaining") === "0" ||
       response.headers.has("retry-after") || /rate limit/i.test(message);
     const kind = failureOf({ status, message, rateLimited, writing });
-    return kind === "conflict"
-      ? new ConflictError(this.clean(detail))
-      : new RepositoryError(kind, this.clean(detail));
+    if (kind === "conflict") return new ConflictError(this.clean(detail));
+    const wait = kind === "unavailable" && (status === 403 || status === 429)
+      ? retryAfterOf(response.headers, Date.now())
+      : undefined;
+    return new RepositoryError(kind, this.clean(detail), wait);
   }
 
   timedOut(what: string): RepositoryError {
@@ -288,11 +309,132 @@ class GitHubContents {
     return { content, version: gitBlobSha(content) };
   }
 
-  async read(path: string): Promise<RepositoryFile | null> {
-    const url = `${this.contentsUrl(path)}?ref=${
-      encodeURIComponent(this.#branch)
-    }`;
-    const what = `the read of ${path}`;
+  read(path: string): Promise<RepositoryFile | null> {
+    return this.readRef(path, this.#branch, `the read of ${path}`);
+  }
+
+  async readAt(path: string, commit: string): Promise<RepositoryFile | null> {
+    if (typeof commit !== "string" || !BLOB_SHA.test(commit)) return null;
+    // An unknown commit is 404 (`No commit found for the ref …`), as is a
+    // file that commit did not have: `null` either way.
+    const file = await this.readRef(
+      path,
+      commit,
+      `the read of ${path} at ${commit}`,
+    );
+    if (file) this.remember(commit, path, file.version);
+    return file;
+  }
+
+  remember(commit: string, path: string, version: string): void {
+    if (this.#versions.size >= VERSIONS_KEPT) this.#versions.clear();
+    this.#versions.set(`${commit}:${path}`, version);
+  }
+
+  /** The file's version at a commit: `""` when it had none. */
+  async versionAt(path: string, commit: string): Promise<string> {
+    const known = this.#versions.get(`${commit}:${path}`);
+    if (known !== undefined) return known;
+    const file = await this.readAt(path, commit);
+    if (!file) this.remember(commit, path, "");
+    return file?.version ?? "";
+  }
+
+  /**
+   * The commits of the branch that changed a file, newest first, with the
+   * REST commits list (`sha`, `path`, `per_page`), following its `Link`
+   * header while a page comes back short; each entry's version is the
+   * file's blob sha at that commit (the contents API with `ref`, kept once
+   * known: it never changes).
+   */
+  async history(
+    path: string,
+    options: HistoryOptions,
+  ): Promise<HistoryEntry[] | null> {
+    this.contentsUrl(path); // checks the path
+    const { before, limit } = options;
+    if (before !== undefined && !BLOB_SHA.test(before)) return null;
+    if (!Number.isSafeInteger(limit) || limit < 1) return [];
+    const wanted = before === undefined ? limit : limit + 1;
+    const query = new URLSearchParams({
+      sha: before ?? this.#branch,
+      path,
+      per_page: String(Math.min(100, wanted)),
+    });
+    const what = `the history of ${path}`;
+    const signal = AbortSignal.timeout(this.#timeoutMs);
+    const found: HistoryEntry[] = [];
+    let url: string | undefined = `${this.#repo}commits?${query}`;
+    for (let page = 0; url && page < HISTORY_PAGES_MAX; page++) {
+      const response = await this.call(signal, what, url, {
+        method: "GET",
+        headers: this.headers("application/vnd.github+json"),
+      });
+      if (
+        response.status === 404 || response.status === 409 ||
+        response.status === 422
+      ) {
+        // No such commit (`before`), no such branch, or an empty
+        // repository (409): nothing to list.
+        await this.discard(response);
+        return before === undefined ? [] : null;
+      }
+      if (response.status !== 200) {
+        throw await this.failure(signal, what, response, false);
+      }
+      const body = await this.bodyJson(signal, what, response);
+      if (!Array.isArray(body)) {
+        throw this.unavailable(`GitHub answered ${what} with a non-list`);
+      }
+      for (const item of body) found.push(this.entryOf(item, what));
+      // GitHub's links may name the repository by id
+      // (`/repositories/{id}/commits?…`): any URL under the API root.
+      url = found.length >= wanted ? undefined : nextLink(
+        response.headers.get("link"),
+        this.#api,
+      );
+    }
+    const entries = before !== undefined && found[0]?.commit === before
+      ? found.slice(1, limit + 1)
+      : found.slice(0, limit);
+    const queue = [...entries];
+    const workers = Array.from({ length: VERSIONS_AT_ONCE }, async () => {
+      for (let entry = queue.shift(); entry; entry = queue.shift()) {
+        entry.version = await this.versionAt(path, entry.commit);
+      }
+    });
+    await Promise.all(workers);
+    return entries;
+  }
+
+  /** One item of the commits list as a history entry (its version later). */
+  entryOf(item: unknown, what: string): HistoryEntry {
+    const commit = isRecord(item) ? item.commit : undefined;
+    const author = isRecord(commit) ? commit.author : undefined;
+    const sha = isRecord(item) ? item.sha : undefined;
+    const message = isRecord(commit) ? commit.message : undefined;
+    if (
+      typeof sha !== "string" || !BLOB_SHA.test(sha) ||
+      typeof message !== "string" || !isRecord(author) ||
+      typeof author.name !== "string" || typeof author.date !== "string"
+    ) {
+      throw this.unavailable(`GitHub answered ${what} with a malformed commit`);
+    }
+    return {
+      commit: sha,
+      version: "",
+      date: author.date,
+      author: author.name,
+      message: message.split("\n")[0] ?? "",
+    };
+  }
+
+  async readRef(
+    path: string,
+    ref: string,
+    what: string,
+  ): Promise<RepositoryFile | null> {
+    const url = `${this.contentsUrl(path)}?ref=${encodeURIComponent(ref)}`;
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const init: RequestInit = {
       method: "GET",
@@ -348,6 +490,7 @@ class GitHubContents {
     content: Uint8Array,
     expected: string,
     message: string,
+    author?: CommitAuthor,
   ): Promise<string> {
     const url = this.contentsUrl(path);
     const what = `the write of ${path}`;
@@ -361,6 +504,9 @@ class GitHubContents {
       content: encodeBase64(content),
       branch: this.#branch,
       ...(sha === "" ? {} : { sha }),
+      ...(author === undefined
+        ? {}
+        : { author: { name: author.name, email: author.email } }),
     });
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const response = await this.call(signal, what, url, {

@@ -19,6 +19,36 @@ export interface RepositoryFile {
   version: string;
 }
 
+/** Who a commit is authored by: a name and an email, already checked. */
+export interface CommitAuthor {
+  /** The name, one line without `<` or `>`. */
+  name: string;
+  /** The email address. */
+  email: string;
+}
+
+/** One commit in a file's history, newest first. */
+export interface HistoryEntry {
+  /** The commit's id (40 hex digits). */
+  commit: string;
+  /** The file's version (blob SHA-1) at that commit; `""` if it was removed. */
+  version: string;
+  /** The author's date, ISO 8601. */
+  date: string;
+  /** The author's name. */
+  author: string;
+  /** The commit message's first line. */
+  message: string;
+}
+
+/** A page of a file's history. */
+export interface HistoryOptions {
+  /** Only commits older than this one (it excluded); default from the branch's tip. */
+  before?: string | undefined;
+  /** At most this many entries. */
+  limit: number;
+}
+
 /**
  * Where pages and images are stored. A version is the git blob SHA-1 of the
  * bytes, so a local checkout and GitHub agree.
@@ -39,6 +69,8 @@ export interface Repository {
    * @param content the new bytes
    * @param expected the current version, or `""` when the file must not exist
    * @param message one clean line, at most 120 characters
+   * @param author who the commit is authored by (an implementation that
+   *   does not record authors may ignore it)
    * @returns the new version
    * @throws {ConflictError} when the current version is not `expected`
    * @throws {RepositoryError} when the repository refuses or does not answer
@@ -48,7 +80,33 @@ export interface Repository {
     content: Uint8Array,
     expected: string,
     message: string,
+    author?: CommitAuthor,
   ): Promise<string>;
+  /**
+   * The commits that changed a file, newest first (optional: without it,
+   * `/api/history` answers 502 `unavailable`).
+   *
+   * @param path repository path, already whitelisted
+   * @param options where to start and how many
+   * @returns the entries, at most `options.limit`, or `null` when `before`
+   *   names no commit
+   * @throws {RepositoryError} when the repository refuses or does not answer
+   */
+  history?(
+    path: string,
+    options: HistoryOptions,
+  ): Promise<HistoryEntry[] | null>;
+  /**
+   * Reads a file as it was at a commit (optional: without it,
+   * `/api/content?commit=` answers 502 `unavailable`).
+   *
+   * @param path repository path, already whitelisted
+   * @param commit 40 lowercase hex digits
+   * @returns the file, or `null` when no commit has that id or that commit
+   *   had no such file
+   * @throws {RepositoryError} when the repository refuses or does not answer
+   */
+  readAt?(path: string, commit: string): Promise<RepositoryFile | null>;
 }
 
 /** Thrown by `Repository.write` when the file's version is not the expected one. */
@@ -71,17 +129,25 @@ export type RepositoryErrorCode = "not_found" | "unauthorized" | "unavailable";
 export class RepositoryError extends Error {
   /** The code sent to the client in a 502 body. */
   readonly code: RepositoryErrorCode;
+  /** Seconds to wait, when the repository said (a rate limit). */
+  readonly retryAfterSeconds: number | undefined;
 
   /**
    * Creates the error.
    *
    * @param code the client-facing code
    * @param detail what happened, for the server log (never a secret)
+   * @param retryAfterSeconds seconds to wait, when the repository said
    */
-  constructor(code: RepositoryErrorCode, detail: string) {
+  constructor(
+    code: RepositoryErrorCode,
+    detail: string,
+    retryAfterSeconds?: number,
+  ) {
     super(detail);
     this.name = "RepositoryError";
     this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
   }
 }
 

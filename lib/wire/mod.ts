@@ -84,6 +84,71 @@ export interface ContentAnswer {
 }
 
 /**
+ * The answer of `GET /api/session` (beyond the reference): who is logged in.
+ *
+ * @example
+ * ```ts
+ * import { sessionAnswer } from "./mod.ts";
+ *
+ * const { editor } = sessionAnswer.parse({
+ *   editor: { id: "alice", name: "Alice Martin" },
+ * });
+ * console.assert(editor.name === "Alice Martin");
+ * ```
+ */
+export const sessionAnswer: z.ZodMiniType<SessionAnswer> = z.object({
+  editor: z.object({ id: z.string(), name: z.string() }),
+});
+/** The answer of `GET /api/session`. */
+export interface SessionAnswer {
+  /** The session's editor: `editor` for the plain site key. */
+  editor: {
+    /** The editor's id. */
+    id: string;
+    /** The name their commits carry. */
+    name: string;
+  };
+}
+
+/**
+ * The answer of `GET /api/history` (beyond the reference): a page's
+ * commits, newest first, at most 30.
+ *
+ * @example
+ * ```ts
+ * import { historyAnswer } from "./mod.ts";
+ *
+ * const { entries } = historyAnswer.parse({ entries: [] });
+ * console.assert(entries.length === 0);
+ * ```
+ */
+export const historyAnswer: z.ZodMiniType<HistoryAnswer> = z.object({
+  entries: z.array(z.object({
+    commit: z.string(),
+    version: z.string(),
+    date: z.string(),
+    author: z.string(),
+    message: z.string(),
+  })),
+});
+/** The answer of `GET /api/history`. */
+export interface HistoryAnswer {
+  /** The commits that changed the page, newest first. */
+  entries: {
+    /** The commit's id (40 hex digits): `before` and `commit` take it. */
+    commit: string;
+    /** The page's version at that commit; `""` if it was removed then. */
+    version: string;
+    /** The author's date, ISO 8601. */
+    date: string;
+    /** The author's name. */
+    author: string;
+    /** The commit message's first line. */
+    message: string;
+  }[];
+}
+
+/**
  * The body of `POST /api/save`. The path's whitelist and the content's
  * byte cap are checked by the server beside this shape.
  *

@@ -19,9 +19,10 @@
  */
 
 /**
- * The four routes: each one's path, the methods it serves (in the order of
- * its `allow` header) and the name of its rate budget in `BUDGETS`
- * (`lib/limits.ts`).
+ * The routes: the four of the reference and the editors' own two
+ * (`/api/session`, `/api/history`, counted in the content route's budget);
+ * each one's path, the methods it serves (in the order of its `allow`
+ * header) and the name of its rate budget in `BUDGETS` (`lib/limits.ts`).
  *
  * @example
  * ```ts
@@ -36,6 +37,8 @@ export const ROUTES = {
   content: { path: "/api/content", methods: ["GET"], budget: "content" },
   save: { path: "/api/save", methods: ["POST"], budget: "save" },
   upload: { path: "/api/upload", methods: ["POST"], budget: "upload" },
+  session: { path: "/api/session", methods: ["GET"], budget: "content" },
+  history: { path: "/api/history", methods: ["GET"], budget: "content" },
 } as const;
 
 /** One entry of {@linkcode ROUTES}. */

@@ -57,3 +57,43 @@ Deno.test("warnMissingVariables names what is missing or unusable in one line, n
     kv.close();
   }
 });
+
+Deno.test("warnMissingVariables accepts named editors instead of EDITOR_KEY_HASH and names a malformed EDITOR_KEYS", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const base = {
+      RATE_LIMIT: kv,
+      GITHUB_TOKEN: "t",
+      GITHUB_REPOSITORY: "octo/site",
+    };
+    const lines: string[] = [];
+    const keys = JSON.stringify({
+      alice: {
+        hash: await fastHash("alice.k"),
+        name: "Alice",
+        email: "a@example.com",
+      },
+    });
+    assert.deepEqual(
+      warnMissingVariables(
+        { ...base, EDITOR_KEYS: keys },
+        (l) => lines.push(l),
+      ),
+      [],
+    );
+    assert.deepEqual(
+      warnMissingVariables(
+        { ...base, EDITOR_KEYS: "{broken", EDITOR_KEY_HASH: undefined },
+        (l) => lines.push(l),
+      ),
+      ["EDITOR_KEYS"],
+    );
+    assert.ok(!lines.join("\n").includes("broken"));
+    assert.deepEqual(
+      warnMissingVariables({ ...base, EDITOR_KEYS: "{}" }, () => {}),
+      ["EDITOR_KEY_HASH"],
+    );
+  } finally {
+    kv.close();
+  }
+});

@@ -329,3 +329,62 @@ Deno.test("editor hash-key on a terminal refuses two different keys", async () =
   assert.match(screen, /differ/);
   assert.ok(!screen.includes("$argon2id"));
 });
+
+Deno.test("editor hash-key --name generates a named key, prints it once, and the EDITOR_KEYS entry whose hash verifies it", async () => {
+  const run = await runCli([
+    ...WEAK_HASH_KEY,
+    "--name",
+    "alice",
+    "--full-name",
+    "Alice Martin",
+    "--email",
+    "alice@example.com",
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const [key = "", entry = "", ...rest] = run.stdout.split("\n");
+  assert.deepEqual(rest, [""]);
+  assert.match(key, /^alice\.[A-Za-z0-9_-]{32}$/);
+  const parsed = JSON.parse(entry);
+  assert.deepEqual(Object.keys(parsed), ["alice"]);
+  assert.equal(parsed.alice.name, "Alice Martin");
+  assert.equal(parsed.alice.email, "alice@example.com");
+  assert.match(parsed.alice.hash, /^\$argon2id\$v=19\$m=64,t=1,p=1\$/);
+  assert.equal(await verifyWithPython(parsed.alice.hash, key), true);
+  assert.equal(await verifyWithPython(parsed.alice.hash, "alice.x"), false);
+  assert.ok(!run.stderr.includes(key), "the key is printed once");
+  assert.match(run.stderr, /EDITOR_KEYS/);
+  const again = await runCli([...WEAK_HASH_KEY, "--name", "alice"]);
+  const [other = "", otherEntry = ""] = again.stdout.split("\n");
+  assert.notEqual(other, key, "a fresh key each time");
+  assert.deepEqual(
+    { ...JSON.parse(otherEntry).alice, hash: "" },
+    { hash: "", name: "alice", email: "alice@inpage.invalid" },
+  );
+});
+
+Deno.test("editor hash-key --name refuses a bad id, the reserved id, a bad name or email, and --email without --name", async () => {
+  const cases: [string[], RegExp][] = [
+    [["--name", "Alice"], /--name must be 1 to 32 lowercase/],
+    [["--name", "a".repeat(33)], /--name must be 1 to 32 lowercase/],
+    [["--name", "editor"], /plain site key's/],
+    [["--name", "alice", "--full-name", "A <b>"], /--full-name must be/],
+    [["--name", "alice", "--email", "not an address"], /--email is not/],
+    [["--email", "a@example.com"], /go with --name/],
+  ];
+  for (const [args, message] of cases) {
+    const run = await runCli([...WEAK_HASH_KEY, ...args]);
+    assert.equal(run.code, 1, args.join(" "));
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, message);
+  }
+});
+
+Deno.test("editor hash-key --help says how to add and remove a named editor", async () => {
+  await assertHelpMentions("hash-key", [
+    "--name <id>",
+    "--full-name <name>",
+    "--email <address>",
+    "EDITOR_KEYS",
+    "remove an editor",
+  ]);
+});

@@ -276,6 +276,9 @@ Deno.test("editor serve --help documents every option", async () => {
     "--proxy <url>",
     "/_inpage/loader.js",
     "EDITOR_KEY_HASH",
+    "EDITOR_KEYS",
+    "editor hash-key --name",
+    "to remove one, delete their entry",
   ]);
 });
 
@@ -319,4 +322,46 @@ Deno.test("editor serve stores an upload in the checkout with identical bytes an
     `public/images/${src}`,
   );
   assert.equal(await server.stop(), 0);
+});
+
+Deno.test("editor serve reads EDITOR_KEYS: a named editor logs in and publishes under their name, without a random key", async () => {
+  await using site = await tempSite();
+  const key = "alice.serve-secret";
+  const editors = JSON.stringify({
+    alice: {
+      hash: await fastHash(key),
+      name: "Alice Martin",
+      email: "alice@example.com",
+    },
+  });
+  await using server = await serveCheckout(site.root, {
+    env: { EDITOR_KEY_HASH: "", EDITOR_KEYS: editors },
+  });
+  const cookie = await logInOver(server.url, key);
+  const me = await fetch(`${server.url}api/session`, { headers: { cookie } });
+  assert.deepEqual(await me.json(), {
+    editor: { id: "alice", name: "Alice Martin" },
+  });
+  await assertPublishedOver(server.url, cookie, {
+    path: HOME,
+    content: JSON.stringify({ title: "By Alice" }),
+    version: await gitHashObject(HOME_TEXT),
+    message: "Alice's title",
+  });
+  assert.equal(
+    (await site.git("log", "-1", "--format=%an <%ae>")).trim(),
+    "Alice Martin <alice@example.com>",
+  );
+});
+
+Deno.test("editor serve refuses a malformed EDITOR_KEYS with one line and exit 1", async () => {
+  await using site = await tempSite();
+  const run = await runCli(["serve", "--repo", site.root, "--port", "0"], "", {
+    EDITOR_KEY_HASH: await fastHash(KEY),
+    EDITOR_KEYS: '{"alice": {"hash": "plaintext"}}',
+  });
+  assert.equal(run.code, 1);
+  assert.match(run.stderr, /EDITOR_KEYS: the hash of "alice"/);
+  assert.ok(!run.stderr.includes("plaintext"));
+  assert.equal(run.stderr.trim().split("\n").length, 1);
 });

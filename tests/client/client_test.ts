@@ -370,3 +370,40 @@ Deno.test("getPointer and setPointer follow RFC 6901, escapes included, without 
   assert.throws(() => setPointer(page, "/list/5", 1), RangeError);
   assert.throws(() => getPointer(page, "no-slash"), SyntaxError);
 });
+
+Deno.test("the client asks who is logged in, lists a page's history and reads it at a commit", async () => {
+  await using s = await signedIn();
+  assert.deepEqual(await s.client.session(), {
+    editor: { id: "editor", name: "editor" },
+  });
+  const { content, version } = await s.client.read(HOME);
+  const page = JSON.parse(content) as PageObject;
+  await s.client.publish({
+    path: HOME,
+    content: { ...page, title: "Second" },
+    version,
+    message: "Second title",
+  });
+  const { entries } = await s.client.history(HOME);
+  assert.deepEqual(entries.map((entry) => [entry.author, entry.message]), [
+    ["editor", "Second title"],
+    ["Test", "Initial"],
+  ]);
+  const then = await s.client.readAt(HOME, entries[1]!.commit);
+  assert.deepEqual(then, { content, version });
+  assert.deepEqual(await s.client.history(HOME, entries[0]!.commit), {
+    entries: entries.slice(1),
+  });
+  assertCode(
+    await failure(s.client.readAt(HOME, "0".repeat(40))),
+    "not_found",
+    404,
+  );
+  assertCode(
+    await failure(s.client.history(HOME, "not-a-commit")),
+    "bad_request",
+    400,
+  );
+  await s.client.logout();
+  assertCode(await failure(s.client.session()), "unauthorized", 401);
+});

@@ -297,3 +297,49 @@ Deno.test("a whole note whose file was renamed into place but not committed is c
     s.close();
   }
 });
+
+Deno.test("a recovered publish keeps its editor as the commit's author", async () => {
+  await using site = await tempSite();
+  const text = JSON.stringify({ title: "By Alice, recovered" });
+  await Deno.writeTextFile(join(site.root, HOME), text);
+  await Deno.writeTextFile(
+    join(site.root, ".git", "inpage-editor.pending"),
+    JSON.stringify({
+      path: HOME,
+      message: "Alice's title",
+      author: { name: "Alice Martin", email: "alice@example.com" },
+    }),
+  );
+  await openLocalCheckout({ root: site.root });
+  assert.equal(
+    (await site.git("log", "-1", "--format=%an <%ae>|%s")).trim(),
+    "Alice Martin <alice@example.com>|Alice's title",
+  );
+  assert.equal((await site.git("status", "--porcelain")).trim(), "");
+});
+
+Deno.test("the local checkout refuses an author git could not record, before anything changes", async () => {
+  await using site = await tempSite();
+  const checkout = await openLocalCheckout({ root: site.root });
+  const version = gitBlobSha(new TextEncoder().encode(HOME_TEXT));
+  for (
+    const author of [
+      { name: "A <b>", email: "a@example.com" },
+      { name: "Alice", email: "a@example.com>\nx" },
+      { name: "...", email: "a@example.com" },
+    ]
+  ) {
+    await assert.rejects(
+      checkout.write(
+        HOME,
+        new TextEncoder().encode("{}\n"),
+        version,
+        "x",
+        author,
+      ),
+      /not a name and an email/,
+    );
+  }
+  assert.equal(await site.read(HOME), HOME_TEXT);
+  assert.equal(await site.commitCount(), 1);
+});

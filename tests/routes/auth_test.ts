@@ -552,7 +552,9 @@ Deno.test("auth writes one JSON log line per request, and no secret in any answe
   for (const line of s.env.logs) {
     const fields = JSON.parse(line);
     assert.deepEqual(
-      Object.keys(fields).filter((k) => !["code", "detail"].includes(k)).sort(),
+      Object.keys(fields).filter((k) =>
+        !["code", "detail", "editor"].includes(k)
+      ).sort(),
       ["client", "method", "ms", "route", "status", "time"],
     );
     assert.equal(fields.route, "/api/auth");
@@ -566,6 +568,13 @@ Deno.test("auth writes one JSON log line per request, and no secret in any answe
     405,
   ]);
   assert.equal(JSON.parse(s.env.logs[1] ?? "").code, "wrong_key");
+  // The editor's id (never the key) on the login that opened a session.
+  assert.deepEqual(s.env.logs.map((l) => JSON.parse(l).editor), [
+    "editor",
+    undefined,
+    undefined,
+    undefined,
+  ]);
   const token = cookie.split(";")[0]?.split("=")[1] ?? "";
   assertNoSecrets([...texts, ...s.env.logs], [
     KEY,

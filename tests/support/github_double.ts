@@ -15,13 +15,21 @@
  *   is 422 `"sha" wasn't supplied`, with another `sha` 409 `{path} does not
  *   match {sha}`; a write to a new path is 201 (any `sha` ignored), an update
  *   200, with `{ content: { sha, … }, commit: { sha, … } }`;
- * - an unknown `ref` or `branch` is 404.
+ * - an unknown `ref` or `branch` is 404; `ref` may also name a commit;
+ * - a write's `author` (`name` and `email`, both required) is the commit's
+ *   author, the committer is the token's user; without it, both are;
+ * - `GET /repos/{owner}/{repo}/commits` lists commits newest first from
+ *   `sha` (the branch, or a commit), only those that changed `path` when
+ *   given, `per_page` (default 30, at most 100) a `page`, with a `Link`
+ *   header (`first`, `prev`, `next`, `last`) when there are more pages; an
+ *   unknown `sha` is 404 `No commit found for SHA: …`.
  *
  * @module
  */
 
 import { decodeBase64, encodeBase64 } from "../../lib/encoding/bytes.ts";
 import { gitBlobSha } from "../../lib/repository/repository.ts";
+import { sha1Hex as sha1Sync } from "../../lib/digest.ts";
 import type { Env, Router } from "../../mod.ts";
 import { signedInEnv, type TestEnv } from "./helpers.ts";
 
@@ -35,6 +43,27 @@ export interface GitHubDoubleOptions {
   branch?: string;
   /** Files present at start, by path. */
   files?: Record<string, string | Uint8Array>;
+  /**
+   * The most commits one page of the commits list holds, whatever
+   * `per_page` asks (GitHub's is 100); default 100.
+   */
+  maxPerPage?: number;
+}
+
+/** A commit of the double's branch. */
+export interface DoubleCommit {
+  /** Its id. */
+  sha: string;
+  /** Its message. */
+  message: string;
+  /** Its author. */
+  author: { name: string; email: string; date: string };
+  /** Its committer. */
+  committer: { name: string; email: string; date: string };
+  /** Its parent's id, or `null` for the first. */
+  parent: string | null;
+  /** The branch's files after it. */
+  files: Map<string, Uint8Array>;
 }
 
 /** A fault answered instead of the normal answer. */
@@ -99,6 +128,8 @@ export interface GitHubDouble {
   branch: string;
   /** The branch's files by path. Replace entries rather than mutate bytes. */
   files: Map<string, Uint8Array>;
+  /** The branch's commits, oldest first; writes add one each. */
+  commits: DoubleCommit[];
   /** Every request received, in order. */
   requests: RecordedRequest[];
   /**
@@ -134,6 +165,11 @@ export function githubEnv(github: GitHubDouble): {
 const DOCS = "https://docs.github.com/rest/repos/contents";
 const RAW_LIMIT = 1024 * 1024;
 const ROUTE = /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/;
+const COMMITS =
+  /^(?:\/api\/v3)?\/(?:repos\/([^/]+)\/([^/]+)|repositories\/(\d+))\/commits$/;
+/** The repository's id, as GitHub's `Link` headers name it. */
+const REPOSITORY_ID = "1300192";
+const TOKEN_USER = { name: "Double", email: "double@example.com" };
 
 function json(
   status: number,
@@ -201,6 +237,17 @@ export function startGitHubDouble(
   let faultLeft = 0;
   let commits = 0;
   let remaining = 5000;
+  const maxPerPage = options.maxPerPage ?? 100;
+  const log: DoubleCommit[] = [];
+  const initialDate = new Date(Date.UTC(2026, 0, 1)).toISOString();
+  log.push({
+    sha: sha1Sync(new TextEncoder().encode(`initial ${repository}`)),
+    message: "Initial",
+    author: { ...TOKEN_USER, date: initialDate },
+    committer: { ...TOKEN_USER, date: initialDate },
+    parent: null,
+    files: new Map(files),
+  });
   let release!: () => void;
   const released = new Promise<void>((resolve) => release = resolve);
 
@@ -299,6 +346,91 @@ export function startGitHubDouble(
     }
   }
 
+  function filesAt(ref: string | null): Map<string, Uint8Array> | undefined {
+    if (ref === null || ref === branch) return files;
+    return log.find((commit) => commit.sha === ref)?.files;
+  }
+
+  function listCommits(url: URL, base: string): Response {
+    const start = url.searchParams.get("sha") ?? branch;
+    const path = url.searchParams.get("path");
+    const perPage = Math.min(
+      maxPerPage,
+      Math.max(1, Number(url.searchParams.get("per_page") ?? "30") || 30),
+    );
+    const page = Math.max(1, Number(url.searchParams.get("page") ?? "1") || 1);
+    const from = start === branch
+      ? log.length - 1
+      : log.findIndex((commit) => commit.sha === start);
+    if (from < 0) {
+      return json(404, {
+        message: `No commit found for SHA: ${start}`,
+        documentation_url:
+          "https://docs.github.com/rest/commits/commits#list-commits",
+        status: "404",
+      });
+    }
+    const chain = log.slice(0, from + 1).reverse();
+    const touching = path === null ? chain : chain.filter((commit) => {
+      const before = commit.parent === null
+        ? undefined
+        : log.find((other) => other.sha === commit.parent)?.files.get(path);
+      const after = commit.files.get(path);
+      return before !== after;
+    });
+    const last = Math.max(1, Math.ceil(touching.length / perPage));
+    const items = touching.slice((page - 1) * perPage, page * perPage).map((
+      commit,
+    ) => ({
+      sha: commit.sha,
+      node_id: `C_${commit.sha.slice(0, 16)}`,
+      commit: {
+        author: commit.author,
+        committer: commit.committer,
+        message: commit.message,
+        tree: {
+          sha: commit.sha.split("").reverse().join(""),
+          url: `${base}/repos/${repository}/git/trees/${commit.sha}`,
+        },
+        url: `${base}/repos/${repository}/git/commits/${commit.sha}`,
+        comment_count: 0,
+        verification: {
+          verified: false,
+          reason: "unsigned",
+          signature: null,
+          payload: null,
+        },
+      },
+      url: `${base}/repos/${repository}/commits/${commit.sha}`,
+      html_url: `https://github.example/${repository}/commit/${commit.sha}`,
+      comments_url:
+        `${base}/repos/${repository}/commits/${commit.sha}/comments`,
+      author: null,
+      committer: null,
+      parents: commit.parent === null ? [] : [{
+        sha: commit.parent,
+        url: `${base}/repos/${repository}/commits/${commit.parent}`,
+        html_url:
+          `https://github.example/${repository}/commit/${commit.parent}`,
+      }],
+    }));
+    const link = (n: number) => {
+      // As GitHub's documentation shows them: the repository by its id.
+      const next = new URL(url.href);
+      next.searchParams.set("page", String(n));
+      return `<${base}/repositories/${REPOSITORY_ID}/commits${next.search}>`;
+    };
+    const parts: string[] = [];
+    if (page > 1) {
+      parts.push(`${link(page - 1)}; rel="prev"`);
+    }
+    if (page < last) {
+      parts.push(`${link(page + 1)}; rel="next"`, `${link(last)}; rel="last"`);
+    }
+    if (page > 1) parts.push(`${link(1)}; rel="first"`);
+    return json(200, items, parts.length ? { link: parts.join(", ") } : {});
+  }
+
   async function get(
     request: Request,
     url: URL,
@@ -306,7 +438,8 @@ export function startGitHubDouble(
     path: string,
   ): Promise<Response> {
     const ref = url.searchParams.get("ref");
-    if (ref !== null && ref !== branch) {
+    const files = filesAt(ref);
+    if (files === undefined) {
       return error(404, `No commit found for the ref ${ref}`);
     }
     const bytes = files.get(path);
@@ -384,6 +517,19 @@ export function startGitHubDouble(
         );
       }
     }
+    const author = fields.author;
+    if (author !== undefined) {
+      const person = author as Record<string, unknown> | null;
+      if (
+        typeof person !== "object" || person === null ||
+        typeof person.name !== "string" || typeof person.email !== "string"
+      ) {
+        return error(
+          422,
+          `Invalid request.\n\n"name" and "email" are required for 'author'.`,
+        );
+      }
+    }
     for (const field of ["sha", "branch"]) {
       if (fields[field] !== undefined && typeof fields[field] !== "string") {
         return error(
@@ -421,11 +567,21 @@ export function startGitHubDouble(
     }
     commits += 1;
     const commitSha = await sha1Hex(`commit ${commits} ${path} ${newSha}`);
-    const person = {
-      name: "Double",
-      email: "double@example.com",
-      date: new Date().toISOString(),
-    };
+    const date = new Date(Date.UTC(2026, 0, 1) + commits * 60_000)
+      .toISOString();
+    const person = { ...TOKEN_USER, date };
+    const given = author as { name: string; email: string } | undefined;
+    const writer = given
+      ? { name: given.name, email: given.email, date }
+      : person;
+    log.push({
+      sha: commitSha,
+      message: fields.message as string,
+      author: writer,
+      committer: person,
+      parent: log.at(-1)?.sha ?? null,
+      files: new Map(files),
+    });
     return json(created ? 201 : 200, {
       content: {
         type: "file",
@@ -436,7 +592,7 @@ export function startGitHubDouble(
         node_id: `C_${commitSha.slice(0, 16)}`,
         url: `${base}/repos/${repository}/git/commits/${commitSha}`,
         html_url: `https://github.example/${repository}/commit/${commitSha}`,
-        author: person,
+        author: writer,
         committer: person,
         message: fields.message,
         tree: {
@@ -485,6 +641,23 @@ export function startGitHubDouble(
     }
     if (authorization !== null && !authorized) {
       return error(401, "Bad credentials", "https://docs.github.com/rest");
+    }
+    const listing = COMMITS.exec(url.pathname);
+    if (listing && authorized && request.method === "GET") {
+      const base = url.origin +
+        (url.pathname.startsWith("/api/v3") ? "/api/v3" : "");
+      const byId = listing[3] !== undefined;
+      if (
+        byId
+          ? listing[3] !== REPOSITORY_ID
+          : decodeURIComponent(listing[1]!) !== owner ||
+            decodeURIComponent(listing[2]!) !== name
+      ) {
+        return error(404, "Not Found");
+      }
+      const response = listCommits(url, base);
+      response.headers.set("x-ratelimit-remaining", String(remaining));
+      return response;
     }
     const match = ROUTE.exec(url.pathname);
     if (!match || !authorized) return error(404, "Not Found");
@@ -535,6 +708,7 @@ export function startGitHubDouble(
     repository,
     branch,
     files,
+    commits: log,
     requests,
     setFault(next: GitHubFault | null): void {
       fault = next;

@@ -15,12 +15,16 @@
 
 import { dirname, join, sep } from "node:path";
 import {
+  type CommitAuthor,
   ConflictError,
   gitBlobSha,
+  type HistoryEntry,
+  type HistoryOptions,
   type Repository,
   RepositoryError,
   type RepositoryFile,
 } from "../repository.ts";
+import { fileAt, fileHistory } from "./history.ts";
 import {
   checkedSegments,
   lstatOrNull,
@@ -29,7 +33,12 @@ import {
   type Target,
   writeSynced,
 } from "./files.ts";
-import { commitPath, findWorkTree, type WorkTree } from "./git.ts";
+import {
+  checkedAuthor,
+  commitPath,
+  findWorkTree,
+  type WorkTree,
+} from "./git.ts";
 import { LOCK_FILE, serialise, withProcessLock } from "./lock.ts";
 import { PENDING_FILE, recover } from "./recover.ts";
 import { describe, failure, isAbsence } from "./support.ts";
@@ -63,6 +72,19 @@ export interface LocalCheckout extends Repository {
   readonly root: string;
   /** Whether each write is committed with git. */
   readonly commits: boolean;
+  /**
+   * The commits that changed a file, newest first (`git log --follow`);
+   * `RepositoryError("unavailable")` when the checkout does not commit.
+   */
+  history(
+    path: string,
+    options: HistoryOptions,
+  ): Promise<HistoryEntry[] | null>;
+  /**
+   * A file as it was at a commit; `RepositoryError("unavailable")` when the
+   * checkout does not commit.
+   */
+  readAt(path: string, commit: string): Promise<RepositoryFile | null>;
 }
 
 /**
@@ -139,12 +161,57 @@ class LocalCheckoutRepository implements LocalCheckout {
     return { content, version: gitBlobSha(content) };
   }
 
+  async history(
+    path: string,
+    options: HistoryOptions,
+  ): Promise<HistoryEntry[] | null> {
+    return await fileHistory(
+      this.root,
+      this.#needGit(),
+      path,
+      options.before,
+      options.limit,
+    ).catch((error) => {
+      throw failure(error, `Cannot read the history of ${path}`);
+    });
+  }
+
+  async readAt(
+    path: string,
+    commit: string,
+  ): Promise<RepositoryFile | null> {
+    return await fileAt(this.root, this.#needGit(), path, commit).catch(
+      (error) => {
+        throw failure(error, `Cannot read ${path} at ${commit}`);
+      },
+    );
+  }
+
+  #needGit(): WorkTree {
+    if (this.#git === null) {
+      throw new RepositoryError(
+        "unavailable",
+        `${this.root} is not committed (not in a git work tree, or --no-commit): it has no history`,
+      );
+    }
+    return this.#git;
+  }
+
   write(
     path: string,
     content: Uint8Array,
     expected: string,
     message: string,
+    author?: CommitAuthor,
   ): Promise<string> {
+    // Checked before anything changes: a name git cannot record refuses
+    // the write rather than leaving a file uncommitted.
+    let checked: CommitAuthor | undefined;
+    try {
+      checked = author === undefined ? undefined : checkedAuthor(author);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     const key = this.#git?.gitDir ?? this.root;
     const lockFile = this.#git ? join(this.#git.gitDir, LOCK_FILE) : null;
     return serialise(
@@ -153,7 +220,7 @@ class LocalCheckoutRepository implements LocalCheckout {
         withProcessLock(
           lockFile,
           this.root,
-          () => this.#write(path, content, expected, message),
+          () => this.#write(path, content, expected, message, checked),
         ),
     );
   }
@@ -164,6 +231,7 @@ class LocalCheckoutRepository implements LocalCheckout {
     content: Uint8Array,
     expected: string,
     message: string,
+    author: CommitAuthor | undefined,
   ): Promise<string> {
     const target = await this.#resolve(path);
     if (target.state === "blocked") {
@@ -207,7 +275,10 @@ class LocalCheckoutRepository implements LocalCheckout {
     // (`recover.ts`). A note cut short was cut before the file changed.
     const pending = this.#git ? join(this.#git.gitDir, PENDING_FILE) : null;
     if (pending !== null) {
-      await writeSynced(pending, JSON.stringify({ path, message })).catch(
+      await writeSynced(
+        pending,
+        JSON.stringify(author ? { path, message, author } : { path, message }),
+      ).catch(
         (error) => {
           throw failure(error, "Cannot note the publish under way");
         },
@@ -231,7 +302,7 @@ class LocalCheckoutRepository implements LocalCheckout {
     if (this.#git === null) return version;
 
     try {
-      await commitPath(this.root, this.#git, path, message);
+      await commitPath(this.root, this.#git, path, message, author);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
       const problems: string[] = [];

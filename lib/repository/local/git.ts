@@ -5,7 +5,7 @@
  * @module
  */
 
-import { RepositoryError } from "../repository.ts";
+import { type CommitAuthor, RepositoryError } from "../repository.ts";
 import { concatBytes } from "../../encoding/bytes.ts";
 import { oneLine } from "../../encoding/text.ts";
 import { decode, describe, failure } from "./support.ts";
@@ -79,8 +79,38 @@ export async function findWorkTree(root: string): Promise<WorkTree | null> {
   };
 }
 
+// Control characters, and what would break a git ident line.
+// deno-lint-ignore no-control-regex
+const IDENT_REFUSED = /[\x00-\x1f\x7f<>]/;
+
 /**
- * Commits one path alone. Other staged changes stay staged and out of the
+ * An author git can record as given: a name with a letter or digit and an
+ * email, neither holding control characters, `<` or `>`, at most 254
+ * characters each.
+ *
+ * @param author the author
+ * @returns the author, its name trimmed
+ * @throws {RepositoryError} `unavailable` when git could not record it
+ */
+export function checkedAuthor(author: CommitAuthor): CommitAuthor {
+  const name = typeof author?.name === "string" ? author.name.trim() : "";
+  const email = typeof author?.email === "string" ? author.email.trim() : "";
+  if (
+    !/[\p{L}\p{N}]/u.test(name) || name.length > 254 ||
+    IDENT_REFUSED.test(name) || email === "" || email.length > 254 ||
+    IDENT_REFUSED.test(email)
+  ) {
+    throw new RepositoryError(
+      "unavailable",
+      "The commit author is not a name and an email git can record",
+    );
+  }
+  return { name, email };
+}
+
+/**
+ * Commits one path alone, authored by `author` when given (else git's
+ * configured identity). Other staged changes stay staged and out of the
  * commit. When the path already matches `HEAD` nothing is committed. On
  * failure the path's index entry is put back as it was.
  */
@@ -89,6 +119,7 @@ export async function commitPath(
   git: WorkTree,
   path: string,
   message: string,
+  author?: CommitAuthor,
 ): Promise<void> {
   const before = await mustRunGit(root, [
     "ls-files",
@@ -113,6 +144,7 @@ export async function commitPath(
       "--quiet",
       "--cleanup=verbatim",
       `--message=${line}`,
+      ...(author ? [`--author=${author.name} <${author.email}>`] : []),
       "--",
       path,
     ], git.identity);

@@ -10,7 +10,8 @@
 
 import { basename, join } from "node:path";
 import { checkedSegments } from "./files.ts";
-import { commitPath, runGit, type WorkTree } from "./git.ts";
+import { checkedAuthor, commitPath, runGit, type WorkTree } from "./git.ts";
+import type { CommitAuthor } from "../repository.ts";
 import { LOCK_FILE, withProcessLock } from "./lock.ts";
 import { failure } from "./support.ts";
 
@@ -50,7 +51,7 @@ export async function recover(root: string, git: WorkTree): Promise<void> {
       const deadline = Date.now() + 3_000;
       for (;;) {
         try {
-          await commitPath(root, git, note.path, note.message);
+          await commitPath(root, git, note.path, note.message, note.author);
           break;
         } catch (error) {
           if (Date.now() > deadline) throw failure(error, "Cannot recover");
@@ -66,6 +67,7 @@ export async function recover(root: string, git: WorkTree): Promise<void> {
 interface PendingNote {
   path: string;
   message: string;
+  author?: CommitAuthor;
 }
 
 /**
@@ -78,10 +80,25 @@ interface PendingNote {
  */
 function readNote(text: string): PendingNote | null {
   try {
-    const note = JSON.parse(text) as { path?: unknown; message?: unknown };
-    return typeof note?.path === "string" && typeof note.message === "string"
-      ? { path: note.path, message: note.message }
-      : null;
+    const note = JSON.parse(text) as {
+      path?: unknown;
+      message?: unknown;
+      author?: unknown;
+    };
+    if (typeof note?.path !== "string" || typeof note.message !== "string") {
+      return null;
+    }
+    let author: CommitAuthor | undefined;
+    try {
+      author = note.author === undefined
+        ? undefined
+        : checkedAuthor(note.author as CommitAuthor);
+    } catch {
+      author = undefined; // git's own identity then
+    }
+    return author
+      ? { path: note.path, message: note.message, author }
+      : { path: note.path, message: note.message };
   } catch {
     return null;
   }
