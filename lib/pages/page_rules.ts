@@ -96,6 +96,7 @@ import {
   PAGE_VALUES_MAX,
 } from "../limits.ts";
 import { codePoints } from "../encoding/text.ts";
+import { parsePointer } from "../wire/pointer.ts";
 
 export { PageRuleError } from "./page_rule_error.ts";
 export type {
@@ -350,13 +351,7 @@ function commonLength(a: string[], b: string[]): number {
 }
 
 /** The reference tokens of a JSON Pointer. */
-function tokens(pointer: string): string[] {
-  return pointer === ""
-    ? []
-    : pointer.slice(1).split("/").map((token) =>
-      token.replaceAll("~1", "/").replaceAll("~0", "~")
-    );
-}
+const tokens = parsePointer;
 
 /**
  * Which of two places comes first in a page: a container before what it
