@@ -14,6 +14,11 @@ import {
   fieldFit,
   misfitReport,
 } from "../../overlay/session/fields.ts";
+import {
+  IMAGE_FORMATS,
+  imageFormat,
+} from "../../overlay/session/image_format.ts";
+import { hasEditCookie } from "../../overlay/session/login_state.ts";
 import { EditSession } from "../../overlay/session/session.ts";
 import { ORIGIN } from "../support/helpers.ts";
 import { HOME, signedInSite } from "../support/site.ts";
@@ -199,4 +204,31 @@ Deno.test("publish: a change that would add a key is refused before any request;
   const grown = JSON.parse((await signed.site.read(HOME))!);
   assert.equal(grown.sections.length, 2);
   assert.equal(grown.subtitle, "Made by the Page panel");
+});
+
+Deno.test("imageFormat: WebP by default, jpeg (or jpg) and png by name, anything else WebP with a warning", () => {
+  assert.deepEqual(imageFormat(null), { format: IMAGE_FORMATS.webp });
+  assert.equal(imageFormat("webp").format.type, "image/webp");
+  assert.deepEqual(imageFormat("jpeg"), { format: IMAGE_FORMATS.jpeg });
+  assert.equal(imageFormat(" JPG ").format.type, "image/jpeg");
+  assert.equal(imageFormat("jpeg").format.extension, "jpg");
+  assert.equal(imageFormat("png").format.type, "image/png");
+  for (const unknown of ["gif", "", "avif", "toString", "__proto__"]) {
+    const { format, warning } = imageFormat(unknown);
+    assert.equal(format.type, "image/webp", unknown);
+    assert.equal(
+      warning,
+      `@inpage/editor: data-inpage-image-format="${unknown}" names no format the overlay writes (webp, jpeg or png): new images are WebP.`,
+    );
+  }
+});
+
+Deno.test("hasEditCookie: editor_edit=1 among the page's cookies, and nothing else", () => {
+  assert.equal(hasEditCookie("editor_edit=1"), true);
+  assert.equal(hasEditCookie("a=b; editor_edit=1; c=d"), true);
+  assert.equal(hasEditCookie(""), false);
+  assert.equal(hasEditCookie("editor_edit="), false);
+  assert.equal(hasEditCookie("editor_edit=0"), false);
+  assert.equal(hasEditCookie("xeditor_edit=1"), false);
+  assert.equal(hasEditCookie("editor_edit=10"), false);
 });
