@@ -9,6 +9,7 @@
  * @module
  */
 
+import { IMAGES_FOLDER } from "../lib/wire/names.ts";
 import { fieldName, isWithin } from "./session/pointer.ts";
 import { createRichText, type RichText } from "./rich_text.ts";
 
@@ -203,8 +204,6 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
   element.tabIndex = 0;
   element.setAttribute("role", "button");
   element.setAttribute("aria-label", `Replace image: ${fieldName(pointer)}`);
-  // New names are resolved where the site serves its current image.
-  const folder = new URL(image?.getAttribute("src") ?? "", location.href);
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
@@ -224,6 +223,15 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
   const storedSrc = typeof stored === "object" && stored !== null
     ? (stored as Record<string, unknown>).src
     : undefined;
+  // A name without a preview (a draft restored after a reload) is shown
+  // from where the site serves the current one when its address ends with
+  // that name; an image component's own address (`/_image?href=…`,
+  // `/_astro/…`) says nothing of that, so then from /images/.
+  const renderedSrc = new URL(image?.getAttribute("src") ?? "", location.href);
+  const folder = typeof storedSrc === "string" &&
+      renderedSrc.pathname.endsWith(`/${storedSrc}`)
+    ? renderedSrc
+    : new URL(`/${IMAGES_FOLDER.replace(/^public\//, "")}/`, location.href);
   const sources = image?.parentElement instanceof HTMLPictureElement
     ? [...image.parentElement.querySelectorAll("source")]
     : [];

@@ -116,9 +116,9 @@ export function fieldFit(
   if (fitsKind(value, kind)) return undefined;
   return {
     reason: "kind",
-    sentence: `“${fieldName(pointer)}” holds ${
-      describeValue(value)
-    }, not ${WANTED[kind]}: this region cannot be edited.`,
+    sentence: `“${fieldName(pointer)}” holds ${describeValue(value)}, not ${
+      WANTED[kind]
+    }: this region cannot be edited.`,
   };
 }
 
@@ -171,7 +171,9 @@ export function misfitReport(
   if (misfits.length === 0) return undefined;
   const count = misfits.length;
   return {
-    title: `@inpage/editor: ${count} region${count === 1 ? "" : "s"} cannot be edited (${
+    title: `@inpage/editor: ${count} region${
+      count === 1 ? "" : "s"
+    } cannot be edited (${
       count === 1 ? "its pointer does" : "their pointers do"
     } not name a value of ${count === 1 ? "its" : "their"} kind)`,
     lines: misfits.map((misfit) =>

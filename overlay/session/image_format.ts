@@ -16,8 +16,10 @@
  * @module
  */
 
+import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
+
 /** The attribute on the page container that chooses the format. */
-export const IMAGE_FORMAT_ATTRIBUTE = "data-inpage-image-format";
+export const IMAGE_FORMAT_ATTRIBUTE: string = INPAGE_ATTRIBUTES.imageFormat;
 
 /** An image format the overlay can write. */
 export interface ImageFormat {
@@ -55,6 +57,7 @@ export function imageFormat(
   if (Object.hasOwn(IMAGE_FORMATS, key)) return { format: IMAGE_FORMATS[key]! };
   return {
     format: webp,
-    warning: `@inpage/editor: ${IMAGE_FORMAT_ATTRIBUTE}="${value}" names no format the overlay writes (webp, jpeg or png): new images are WebP.`,
+    warning:
+      `@inpage/editor: ${IMAGE_FORMAT_ATTRIBUTE}="${value}" names no format the overlay writes (webp, jpeg or png): new images are WebP.`,
   };
 }

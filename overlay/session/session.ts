@@ -44,8 +44,14 @@ import {
   type MergeField,
   resolveFields,
 } from "./merge.ts";
-import { createsKey, type FieldKind, fieldFit } from "./fields.ts";
-import { below, fieldName, getPointer, isWithin, setPointer } from "./pointer.ts";
+import { createsKey, fieldFit, type FieldKind } from "./fields.ts";
+import {
+  below,
+  fieldName,
+  getPointer,
+  isWithin,
+  setPointer,
+} from "./pointer.ts";
 import { applyChanges, sameValue } from "./values.ts";
 
 export type { FieldKind };

@@ -8,6 +8,7 @@
  * @module
  */
 
+import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
 import { type Misfit, misfitReport } from "../session/fields.ts";
 import { h } from "../ui.ts";
 
@@ -18,7 +19,7 @@ export interface FlaggedRegion extends Misfit {
 }
 
 /** The attribute that outlines a region that cannot be edited. */
-export const UNRESOLVED_ATTRIBUTE = "data-inpage-unresolved";
+export const UNRESOLVED_ATTRIBUTE: string = INPAGE_ATTRIBUTES.unresolved;
 
 /**
  * Outlines the regions, puts each one's sentence beside it (in the
@@ -55,7 +56,12 @@ export function showMisfits(
       note.style.left = `${
         Math.max(8, Math.min(box.left, innerWidth - width - 8))
       }px`;
-      note.style.top = `${box.bottom + 6}px`;
+      // Over the region's own lower part when it is tall enough (it shows
+      // nothing editable), else just below it.
+      const tall = box.height >= note.offsetHeight * 2 + 12;
+      note.style.top = `${
+        tall ? box.bottom - note.offsetHeight - 6 : box.bottom + 6
+      }px`;
     }
   };
   const schedule = () => {

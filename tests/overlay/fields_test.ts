@@ -42,7 +42,11 @@ Deno.test("fieldFit: text and html need a string, image an object, list an array
   assert.equal(fieldFit(PAGE, "/sections", "list"), undefined);
   assert.equal(fieldFit(PAGE, "/tags", "list"), undefined);
   const kinds: Array<[string, "text" | "html" | "image" | "list", RegExp]> = [
-    ["/banner", "image", /holds text \(“\/images\/banner\.png”\), not an image/],
+    [
+      "/banner",
+      "image",
+      /holds text \(“\/images\/banner\.png”\), not an image/,
+    ],
     ["/hero", "text", /holds an object, not text/],
     ["/count", "html", /holds a number, not rich text/],
     ["/meta", "list", /holds an object, not a list/],
@@ -70,10 +74,16 @@ Deno.test("fieldFit: a key the file does not hold, beside existing ones or under
     fieldFit(PAGE, "/sections/0/heding", "text")?.sentence ?? "",
     /^“sections 1” has no “heding”/,
   );
-  assert.equal(fieldFit(PAGE, "/sections/5/heading", "text")?.reason, "missing");
+  assert.equal(
+    fieldFit(PAGE, "/sections/5/heading", "text")?.reason,
+    "missing",
+  );
   assert.equal(fieldFit(PAGE, "/nope/deeper", "html")?.reason, "missing");
   assert.equal(fieldFit(PAGE, "/title/0", "text")?.reason, "missing");
-  assert.equal(fieldFit(PAGE, "/sections/01/heading", "text")?.reason, "missing");
+  assert.equal(
+    fieldFit(PAGE, "/sections/01/heading", "text")?.reason,
+    "missing",
+  );
   assert.equal(fieldFit(PAGE, "no-slash", "text")?.reason, "missing");
   // Escaped tokens name their key.
   assert.equal(fieldFit({ "a/b": "x" }, "/a~1b", "text"), undefined);
@@ -97,7 +107,12 @@ Deno.test("misfitReport: one title and one line per region, none without regions
       kind: "text",
       sentence: "The page file has no “descripton”.",
     },
-    { path: HOME, pointer: "/banner", kind: "image", sentence: "Not an image." },
+    {
+      path: HOME,
+      pointer: "/banner",
+      kind: "image",
+      sentence: "Not an image.",
+    },
   ]);
   assert.deepEqual(report, {
     title:
@@ -174,7 +189,10 @@ Deno.test("publish: a change that would add a key is refused before any request;
     session.status.text,
     "Not published: a change names nothing in the page file",
   );
-  assert.match(session.alert ?? "", /^Nothing was published\. The page file has no “descripton”/);
+  assert.match(
+    session.alert ?? "",
+    /^Nothing was published\. The page file has no “descripton”/,
+  );
   assert.ok(
     session.problems.some((problem) =>
       problem.at === "/descripton" && problem.reason === "missing"
