@@ -58,7 +58,7 @@ export function showMisfits(
       }px`;
       // Over the region's own lower part when it is tall enough (it shows
       // nothing editable), else just below it.
-      const tall = box.height >= note.offsetHeight * 2 + 12;
+      const tall = box.height >= note.offsetHeight + 12;
       note.style.top = `${
         tall ? box.bottom - note.offsetHeight - 6 : box.bottom + 6
       }px`;
