@@ -412,7 +412,11 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
         assert.equal(preview.naturalWidth, 800);
         if (await marked(page)) {
           await keep(page, "astro-adopt-preview-1280.png", 1280, 800);
-          await hero.scrollIntoViewIfNeeded().catch(() => {});
+          await page.setViewportSize({ width: 390, height: 844 });
+          await hero.evaluate((node) =>
+            (node as unknown as { scrollIntoView(o: unknown): void })
+              .scrollIntoView({ block: "start" })
+          ).catch(() => {});
           await keep(page, "astro-adopt-preview-390.png", 390, 844);
           await page.setViewportSize({ width: 1280, height: 800 });
         }
