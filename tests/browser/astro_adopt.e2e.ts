@@ -387,6 +387,18 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
               }));
           });
         await listen();
+        /** Screenshots of the preview at both sizes, the region at the top. */
+        const keepPreview = async (name: string) => {
+          for (const [width, height] of [[1280, 800], [390, 844]] as const) {
+            await page.setViewportSize({ width, height });
+            await hero.evaluate((node) =>
+              (node as unknown as { scrollIntoView(o: unknown): void })
+                .scrollIntoView({ block: "start" })
+            ).catch(() => {});
+            await keep(page, `astro-adopt-${name}-${width}.png`, width, height);
+          }
+          await page.setViewportSize({ width: 1280, height: 800 });
+        };
         const navigationsBefore = seen.navigations.length;
         await mark(page);
         await hero.click();
@@ -410,16 +422,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
         assert.equal(preview.srcset, null);
         assert.equal(preview.sizes, null);
         assert.equal(preview.naturalWidth, 800);
-        if (await marked(page)) {
-          await keep(page, "astro-adopt-preview-1280.png", 1280, 800);
-          await page.setViewportSize({ width: 390, height: 844 });
-          await hero.evaluate((node) =>
-            (node as unknown as { scrollIntoView(o: unknown): void })
-              .scrollIntoView({ block: "start" })
-          ).catch(() => {});
-          await keep(page, "astro-adopt-preview-390.png", 390, 844);
-          await page.setViewportSize({ width: 1280, height: 800 });
-        }
+        if (await marked(page)) await keepPreview("preview");
         const jpegs = async () =>
           (await Array.fromAsync(Deno.readDir(join(root, "public/images"))))
             .map((entry) => entry.name).filter((name) => name.endsWith(".jpg"));
@@ -461,8 +464,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
             new URL((await hero.evaluate(imageState)).src, origin).pathname,
             `/images/${early[0]}`,
           );
-          await keep(page, "astro-adopt-restored-1280.png", 1280, 800);
-          await page.setViewportSize({ width: 1280, height: 800 });
+          await keepPreview("restored");
           await mark(page);
         } else {
           const shown = await hero.evaluate(imageState);
