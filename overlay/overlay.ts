@@ -20,10 +20,12 @@ import {
   EditorError,
   type PageObject,
 } from "../client/mod.ts";
-import { chooseImage } from "./views/image_dialog.ts";
+import { chooseImage, imageFormatOf } from "./views/image_dialog.ts";
 import { failureSentence } from "./messages.ts";
 import { findRegion, mountRegions, type Region } from "./regions.ts";
 import { linkProblem } from "./session/checks.ts";
+import { fieldFit } from "./session/fields.ts";
+import { hasEditCookie } from "./session/login_state.ts";
 import { fieldName, getPointer } from "./session/pointer.ts";
 import { EditSession, type PublishOutcome } from "./session/session.ts";
 import { sameValue } from "./session/values.ts";
@@ -34,6 +36,7 @@ import { createBar } from "./views/bar.ts";
 import { askConflict } from "./views/conflict_dialog.ts";
 import { editLink } from "./views/link_dialog.ts";
 import { askLogin } from "./views/login_dialog.ts";
+import { type FlaggedRegion, showMisfits } from "./views/misfits.ts";
 
 /** Options of {@linkcode start}. */
 export interface StartOptions {
@@ -77,6 +80,9 @@ async function open(client: Client): Promise<void> {
   pageSheet.replaceSync(PAGE_CSS);
   const toolbar = new Toolbar(root);
   let regions: Region[] = [];
+  /** Regions left as they are, and how to take their outlines away. */
+  const flagged: FlaggedRegion[] = [];
+  let hideMisfits = () => {};
   /** Where the person was last working, to give the focus back to. */
   let working: Region | undefined;
 
@@ -232,7 +238,9 @@ async function open(client: Client): Promise<void> {
         regions.filter((region) => region.path === path),
         at,
       );
-      region?.element.scrollIntoView({ block: "center" });
+      (region?.element ?? misfitAt(path, at))?.scrollIntoView({
+        block: "center",
+      });
       (region?.rich?.editor.view.dom ?? region?.element)?.focus();
     },
   });
@@ -273,6 +281,12 @@ async function open(client: Client): Promise<void> {
     return;
   }
   let read: Array<{ path: string; version: string; base: PageObject }>;
+  // Without the edit cookie there is no session: ask first, read after,
+  // so that no request fails before the editor has logged in.
+  if (!hasEditCookie(document.cookie)) {
+    session.setStatus("Log in to edit", "clean");
+    if (!await askLogin(root, client)) return close();
+  }
   while (true) {
     try {
       read = [];
@@ -334,9 +348,13 @@ async function open(client: Client): Promise<void> {
     const media = typeof current === "object" && current !== null
       ? current as Record<string, unknown>
       : {};
+    const format = imageFormatOf(
+      region.element.closest("[data-inpage-page]"),
+    );
     const prepared = await chooseImage(
       root,
       typeof media.alt === "string" ? media.alt : "",
+      format,
     );
     if (!prepared) return;
     try {
@@ -344,18 +362,18 @@ async function open(client: Client): Promise<void> {
         "Uploading the image…",
         () =>
           client.upload(
-            new File([prepared.blob], `${prepared.name}.webp`, {
-              type: "image/webp",
+            new File([prepared.blob], `${prepared.name}.${format.extension}`, {
+              type: format.type,
             }),
             prepared.name,
           ),
       );
+      // The chosen image itself until publish: the site's own address for
+      // it (an image component's) exists only once it renders the page.
+      region.preview?.(prepared.blob, stored.src);
       if (image) {
-        image.removeAttribute("srcset");
-        image.src = URL.createObjectURL(prepared.blob);
         image.width = stored.width;
         image.height = stored.height;
-        image.setAttribute("data-inpage-src", stored.src);
       }
       session.change(region.path, region.pointer, {
         ...media,
@@ -382,15 +400,30 @@ async function open(client: Client): Promise<void> {
       container,
       stored: (p: string) => getPointer(base, p),
     };
-    const mounted = mountRegions(page, hooks);
+    const left: FlaggedRegion[] = [];
+    // A region whose pointer names nothing, or another kind of value, is
+    // left as it is: editing it would publish a key no visitor sees.
+    const mounted = mountRegions(page, hooks, (element, pointer, kind) => {
+      const misfit = fieldFit(base, pointer, kind);
+      if (misfit) {
+        left.push({ path, pointer, kind, element, sentence: misfit.sentence });
+      }
+      return misfit !== undefined;
+    });
     regions.push(...mounted);
+    flagged.push(...left);
     session.addPage(
       path,
       version,
       base,
-      mounted.map((region) => [region.pointer, region.kind] as const),
+      [...mounted, ...left].map((region) =>
+        [region.pointer, region.kind] as const
+      ),
     );
   }
+  const notes = h("div", {});
+  root.querySelector(".ui")?.append(notes);
+  hideMisfits = showMisfits(notes, flagged);
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageSheet];
   document.documentElement.setAttribute("data-inpage-editing", "");
 
@@ -490,7 +523,14 @@ async function open(client: Client): Promise<void> {
     } else if (answer.action === "discard") session.discardDraft(path);
   }
 
+  function misfitAt(path: string, at: string): HTMLElement | undefined {
+    return flagged.find((region) =>
+      region.path === path && region.pointer === at
+    )?.element;
+  }
+
   function close(): void {
+    hideMisfits();
     for (const region of regions) region.destroy();
     regions = [];
     removeUnloadGuard();

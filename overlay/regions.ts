@@ -9,6 +9,7 @@
  * @module
  */
 
+import { IMAGES_FOLDER } from "../lib/wire/names.ts";
 import { fieldName, isWithin } from "./session/pointer.ts";
 import { createRichText, type RichText } from "./rich_text.ts";
 
@@ -38,6 +39,11 @@ export interface Region {
   destroy(): void;
   /** The editor of a rich-text region. */
   rich?: RichText;
+  /**
+   * For an image region: shows a chosen image itself (an object URL) until
+   * the site renders the published one its own way.
+   */
+  preview?(image: Blob, src: string): void;
 }
 
 /** What regions tell the overlay. */
@@ -65,9 +71,19 @@ export interface RegionHooks {
  *
  * @param page the page container and its stored values
  * @param hooks what the regions report to
+ * @param refuse says which elements are left as they are (a pointer that
+ *   names nothing, or a value of another kind)
  * @returns its regions
  */
-export function mountRegions(page: RegionPage, hooks: RegionHooks): Region[] {
+export function mountRegions(
+  page: RegionPage,
+  hooks: RegionHooks,
+  refuse: (
+    element: HTMLElement,
+    pointer: string,
+    kind: Region["kind"],
+  ) => boolean = () => false,
+): Region[] {
   const own = (element: Element) =>
     element.closest("[data-inpage-page]") === page.container;
   const found = (name: string) =>
@@ -76,6 +92,7 @@ export function mountRegions(page: RegionPage, hooks: RegionHooks): Region[] {
   for (const [name, make] of MAKERS) {
     for (const element of found(name)) {
       const pointer = element.getAttribute(name) ?? "";
+      if (refuse(element, pointer, KINDS[name]!)) continue;
       regions.push(make(page, element, pointer, hooks));
     }
   }
@@ -187,8 +204,6 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
   element.tabIndex = 0;
   element.setAttribute("role", "button");
   element.setAttribute("aria-label", `Replace image: ${fieldName(pointer)}`);
-  // New names are resolved where the site serves its current image.
-  const folder = new URL(image?.getAttribute("src") ?? "", location.href);
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
@@ -200,6 +215,59 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
     hooks.replaceImage(region, image);
   };
   const onFocus = () => hooks.otherFocus(region);
+  /** The chosen images shown, by the name they are stored under. */
+  const previews = new Map<string, string>();
+  // The stored image as the site rendered it (an image component's own
+  // address, srcset and sources), shown again when it is the value again.
+  const stored = page.stored(pointer);
+  const storedSrc = typeof stored === "object" && stored !== null
+    ? (stored as Record<string, unknown>).src
+    : undefined;
+  // A name without a preview (a draft restored after a reload) is shown
+  // from where the site serves the current one when its address ends with
+  // that name; an image component's own address (`/_image?href=…`,
+  // `/_astro/…`) says nothing of that, so then from /images/.
+  const renderedSrc = new URL(image?.getAttribute("src") ?? "", location.href);
+  const folder = typeof storedSrc === "string" &&
+      renderedSrc.pathname.endsWith(`/${storedSrc}`)
+    ? renderedSrc
+    : new URL(`/${IMAGES_FOLDER.replace(/^public\//, "")}/`, location.href);
+  const sources = image?.parentElement instanceof HTMLPictureElement
+    ? [...image.parentElement.querySelectorAll("source")]
+    : [];
+  const rendered = {
+    image: ["src", "srcset", "sizes"].map((name) =>
+      [name, image?.getAttribute(name) ?? null] as const
+    ),
+    sources: sources.map((source) => source.getAttribute("srcset")),
+  };
+  const showRendered = () => {
+    if (!image) return;
+    for (const [name, value] of rendered.image) {
+      if (value === null) image.removeAttribute(name);
+      else image.setAttribute(name, value);
+    }
+    sources.forEach((source, index) => {
+      const srcset = rendered.sources[index];
+      if (srcset !== null && srcset !== undefined) {
+        source.setAttribute("srcset", srcset);
+      }
+    });
+    image.removeAttribute("data-inpage-src");
+  };
+  const showUrl = (url: string, src: string) => {
+    if (!image) return;
+    // A responsive image would keep showing the candidates it names.
+    image.removeAttribute("srcset");
+    image.removeAttribute("sizes");
+    if (image.parentElement instanceof HTMLPictureElement) {
+      for (const source of image.parentElement.querySelectorAll("source")) {
+        source.removeAttribute("srcset");
+      }
+    }
+    image.src = url;
+    image.setAttribute("data-inpage-src", src);
+  };
   element.addEventListener("click", onClick);
   element.addEventListener("keydown", onKey);
   element.addEventListener("focus", onFocus);
@@ -211,15 +279,23 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
     show(next) {
       if (!image || typeof next !== "object" || next === null) return;
       const media = next as Record<string, unknown>;
-      if (
+      if (media.src === storedSrc) {
+        if (image.hasAttribute("data-inpage-src")) showRendered();
+      } else if (
         typeof media.src === "string" &&
         image.getAttribute("data-inpage-src") !== media.src
       ) {
-        image.removeAttribute("srcset");
-        image.src = new URL(media.src, folder).href;
-        image.setAttribute("data-inpage-src", media.src);
+        showUrl(
+          previews.get(media.src) ?? new URL(media.src, folder).href,
+          media.src,
+        );
       }
       if (typeof media.alt === "string") image.alt = media.alt;
+    },
+    preview(chosen, src) {
+      const url = previews.get(src) ?? URL.createObjectURL(chosen);
+      previews.set(src, url);
+      showUrl(url, src);
     },
     destroy() {
       element.removeEventListener("click", onClick);
@@ -228,6 +304,13 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
     },
   };
   return region;
+};
+
+/** The kind of region each attribute marks. */
+const KINDS: Readonly<Record<string, Region["kind"]>> = {
+  "data-inpage-text": "text",
+  "data-inpage-html": "html",
+  "data-inpage-image": "image",
 };
 
 /** The region makers, by the attribute that marks their elements. */

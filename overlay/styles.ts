@@ -79,6 +79,7 @@ dialog { max-height: calc(100vh - 24px); overflow: auto; }
 .crop img { display: block; max-width: 100%; }
 .ratios { display: flex; gap: 6px; flex-wrap: wrap; align-items: center; }
 .ratios button[aria-pressed="true"] { background: #dbeafe; border-color: #1d4ed8; }
+.misfit { position: fixed; z-index: 2147483645; margin: 0; padding: 6px 10px; background: #fef2f2; color: #7f1d1d; border: 1px solid #b91c1c; border-radius: 6px; font: 13px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; box-shadow: 0 4px 12px rgba(0,0,0,.15); pointer-events: none; }
 `;
 
 /** Rules for the page's regions while editing, scoped to the editor's attributes. */
@@ -95,6 +96,7 @@ html[data-inpage-editing] [data-inpage-image]:focus { outline: 2px solid #2563eb
 html[data-inpage-editing] [data-inpage-image] { cursor: pointer; }
 html[data-inpage-editing] [data-inpage-changed] { outline-color: #d97706; outline-style: solid; }
 html[data-inpage-editing] [data-inpage-invalid] { outline: 3px solid #dc2626 !important; outline-offset: 3px; background-color: rgba(220, 38, 38, .08); }
+html[data-inpage-editing] [data-inpage-unresolved] { outline: 3px dashed #b91c1c !important; outline-offset: 3px; cursor: not-allowed; }
 html[data-inpage-editing] [data-inpage-html] .tiptap { outline: none; white-space: pre-wrap; }
 html[data-inpage-editing] [data-inpage-html] a[data-inpage-invalid] { outline: 2px dashed #dc2626 !important; background-color: rgba(220, 38, 38, .15); }
 `;

@@ -44,11 +44,17 @@ import {
   type MergeField,
   resolveFields,
 } from "./merge.ts";
-import { below, getPointer, isWithin, setPointer } from "./pointer.ts";
+import { createsKey, fieldFit, type FieldKind } from "./fields.ts";
+import {
+  below,
+  fieldName,
+  getPointer,
+  isWithin,
+  setPointer,
+} from "./pointer.ts";
 import { applyChanges, sameValue } from "./values.ts";
 
-/** How a region shows a field. */
-export type FieldKind = "text" | "html" | "image" | "list";
+export type { FieldKind };
 
 /** A page file being edited. */
 export interface PageEdit {
@@ -62,6 +68,11 @@ export interface PageEdit {
   changes: Map<string, unknown>;
   /** The fields regions show, by pointer. */
   fields: Map<string, FieldKind>;
+  /**
+   * The changes made to create a key (a list operation, the Page panel):
+   * only these may write where the file held nothing.
+   */
+  newKeys: Set<string>;
 }
 
 /** A field the page rules refuse (or would refuse), with its sentence. */
@@ -205,6 +216,7 @@ export class EditSession {
       base,
       changes: new Map(),
       fields: new Map(fields),
+      newKeys: new Set(),
     };
     this.pages.push(page);
     this.#check(page);
@@ -266,10 +278,20 @@ export class EditSession {
    * @param path the page path
    * @param pointer the field
    * @param value its new value
+   * @param options `newKey: true` when the change may create a key the file
+   *   does not hold (a list operation, the Page panel); any other change
+   *   where the file holds nothing is refused by
+   *   {@linkcode EditSession.publish}
    */
-  change(path: string, pointer: string, value: unknown): void {
+  change(
+    path: string,
+    pointer: string,
+    value: unknown,
+    options: { newKey?: boolean } = {},
+  ): void {
     const page = this.page(path);
     if (!page || this.busy) return;
+    if (options.newKey) page.newKeys.add(pointer);
     const before = new Map(page.changes);
     putChange(page, pointer, value);
     const last = this.#done.at(-1);
@@ -507,6 +529,8 @@ export class EditSession {
       this.setStatus("Nothing to publish", "clean");
       return { kind: "nothing" };
     }
+    const stray = this.strayChanges();
+    if (stray.length > 0) return this.#refuseStray(stray);
     let current: PageEdit | undefined;
     try {
       return await this.whileBusy("Publishing…", async () => {
@@ -601,6 +625,52 @@ export class EditSession {
     this.#forget(page.path);
     if (this.#store) clearDraft(this.#store, page.path);
     this.#check(page);
+  }
+
+  /**
+   * The changes that would write a key the page file does not hold, and
+   * were not made to create one: a publish refuses them all.
+   *
+   * @returns one problem per such change
+   */
+  strayChanges(): Problem[] {
+    const found: Problem[] = [];
+    for (const page of this.pages) {
+      for (const pointer of page.changes.keys()) {
+        if (page.newKeys.has(pointer) || !createsKey(page.base, pointer)) {
+          continue;
+        }
+        found.push({
+          path: page.path,
+          at: pointer,
+          reason: "missing",
+          sentence: `The page file has no “${
+            fieldName(pointer)
+          }”: this change would add a key that the site does not show. Undo it or fix the template's pointer.`,
+          local: true,
+        });
+      }
+    }
+    return found;
+  }
+
+  #refuseStray(stray: Problem[]): PublishOutcome {
+    this.problems = [
+      ...this.problems.filter((problem) =>
+        !stray.some((other) =>
+          other.path === problem.path && other.at === problem.at
+        )
+      ),
+      ...stray,
+    ];
+    this.status = {
+      text: "Not published: a change names nothing in the page file",
+      tone: "error",
+    };
+    this.setAlert(
+      `Nothing was published. ${stray[0]!.sentence}`,
+    );
+    return { kind: "failed", error: new Error("stray key") };
   }
 
   #published(): PublishOutcome {
@@ -714,6 +784,17 @@ export class EditSession {
     const found: Problem[] = [];
     const current = applyChanges(page.base, page.changes);
     for (const [pointer, kind] of page.fields) {
+      const misfit = fieldFit(current, pointer, kind);
+      if (misfit) {
+        found.push({
+          path: page.path,
+          at: pointer,
+          reason: misfit.reason,
+          sentence: misfit.sentence,
+          local: true,
+        });
+        continue;
+      }
       const value = getPointer(current, pointer);
       if (typeof value !== "string") continue;
       if (kind === "text" && looksLikeMarkup(value)) {

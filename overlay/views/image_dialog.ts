@@ -1,12 +1,19 @@
 /// <reference lib="dom" />
 /**
  * Image replacement: pick a file, crop it with Cropper.js, scale it to at
- * most 2,400 px on its longer side and convert it to WebP in a canvas.
+ * most 2,400 px on its longer side and convert it in a canvas to the format
+ * the site chose (WebP unless `data-inpage-image-format` says `jpeg` or
+ * `png`).
  *
  * @module
  */
 
 import type Cropper from "cropperjs";
+import {
+  IMAGE_FORMAT_ATTRIBUTE,
+  type ImageFormat,
+  imageFormat,
+} from "../session/image_format.ts";
 import { h, showDialog } from "../ui.ts";
 
 /** Cropper.js's style sheet, made when the cropper first loads. */
@@ -15,9 +22,31 @@ let cropperSheet: CSSStyleSheet | undefined;
 /** The longest side of an uploaded image, in pixels. */
 export const LONG_SIDE_MAX = 2400;
 
+/** Containers whose unknown format was already warned about. */
+const warned = new WeakSet<Element>();
+
+/**
+ * The image format chosen for a page container
+ * (`data-inpage-image-format`): WebP unless it says `jpeg` or `png`; an
+ * unknown value is WebP and a console warning, once per container.
+ *
+ * @param container the `data-inpage-page` element, if any
+ * @returns the format
+ */
+export function imageFormatOf(container: Element | null): ImageFormat {
+  const { format, warning } = imageFormat(
+    container?.getAttribute(IMAGE_FORMAT_ATTRIBUTE) ?? null,
+  );
+  if (warning && container && !warned.has(container)) {
+    warned.add(container);
+    console.warn(warning);
+  }
+  return format;
+}
+
 /** A cropped and converted image, ready to upload. */
 export interface PreparedImage {
-  /** The WebP bytes. */
+  /** The image's bytes, in the chosen format. */
   blob: Blob;
   /** A name derived from the chosen file's. */
   name: string;
@@ -41,11 +70,13 @@ const RATIOS: Array<[string, number]> = [
  *
  * @param root the overlay's shadow root
  * @param alt the current alternative text
+ * @param format the format to write (see {@linkcode imageFormatOf})
  * @returns the prepared image, or `undefined` when cancelled
  */
 export async function chooseImage(
   root: ShadowRoot,
   alt: string,
+  format: ImageFormat = imageFormat(null).format,
 ): Promise<PreparedImage | undefined> {
   let cropper: Cropper | undefined;
   let fileName = "image";
@@ -155,7 +186,7 @@ export async function chooseImage(
       h(
         "span",
         { class: "hint" },
-        "JPEG, PNG or WebP. It is cropped, scaled to at most 2,400 px and saved as WebP.",
+        `JPEG, PNG or WebP. It is cropped, scaled to at most 2,400 px and saved as ${format.label}.`,
       ),
     ),
     ratios,
@@ -209,9 +240,9 @@ export async function chooseImage(
     });
     const scaled = fitCanvas(canvas, LONG_SIDE_MAX);
     const blob = await new Promise<Blob | null>((resolve) =>
-      scaled.toBlob(resolve, "image/webp", 0.86)
+      scaled.toBlob(resolve, format.type, format.quality)
     );
-    if (!blob || blob.type !== "image/webp") return undefined;
+    if (!blob || blob.type !== format.type) return undefined;
     return {
       blob,
       name: fileName,

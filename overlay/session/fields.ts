@@ -1,0 +1,183 @@
+/**
+ * Whether a region's pointer names a value of its kind in the page file:
+ * a text or rich-text region needs a string, an image region a media
+ * object, a list region an array. A region that does not fit is never made
+ * editable, and a publish never writes a key that the file did not hold
+ * (a mistyped `/descripton` would otherwise add a stray key that no visitor
+ * sees). List operations and the Page panel create keys on purpose: they
+ * say so with `newKey` (see {@linkcode EditSession.change}).
+ *
+ * @example
+ * ```ts
+ * import { fieldFit } from "./fields.ts";
+ *
+ * const page = { description: "Hi", image: "/images/a.png" };
+ * console.assert(fieldFit(page, "/description", "text") === undefined);
+ * console.assert(fieldFit(page, "/descripton", "text")?.reason === "missing");
+ * console.assert(fieldFit(page, "/image", "image")?.reason === "kind");
+ * ```
+ *
+ * @module
+ */
+
+import { fieldName, getPointer } from "./pointer.ts";
+import { parsePointer } from "../../lib/wire/pointer.ts";
+
+/** How a region shows a field. */
+export type FieldKind = "text" | "html" | "image" | "list";
+
+/** Why a region cannot be edited, with the sentence shown beside it. */
+export interface FieldMisfit {
+  /** `missing`: the file holds nothing there; `kind`: not its kind of value. */
+  reason: "missing" | "kind";
+  /** The sentence shown on the page and in the console. */
+  sentence: string;
+}
+
+/** What each kind of region edits, in words. */
+const WANTED: Readonly<Record<FieldKind, string>> = {
+  text: "text",
+  html: "rich text",
+  image: "an image (a media object with src, width, height and alt)",
+  list: "a list",
+};
+
+/**
+ * A JSON value's kind, in words.
+ *
+ * @param value the value
+ * @returns `text (“…”)`, `a number`, `an object`, …
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === "string") {
+    const shown = value.length > 40 ? `${value.slice(0, 39)}…` : value;
+    return `text (“${shown}”)`;
+  }
+  if (Array.isArray(value)) return "a list";
+  if (value === null) return "null";
+  if (typeof value === "object") return "an object";
+  if (typeof value === "number") return "a number";
+  if (typeof value === "boolean") return "true or false";
+  return "nothing";
+}
+
+/**
+ * Whether a value is what a kind of region edits.
+ *
+ * @param value the value the pointer names
+ * @param kind the region's kind
+ * @returns true when the region can edit it
+ */
+export function fitsKind(value: unknown, kind: FieldKind): boolean {
+  switch (kind) {
+    case "text":
+    case "html":
+      return typeof value === "string";
+    case "image":
+      return typeof value === "object" && value !== null &&
+        !Array.isArray(value);
+    case "list":
+      return Array.isArray(value);
+  }
+}
+
+/**
+ * Why a region cannot edit the value its pointer names, or `undefined`
+ * when it can.
+ *
+ * @param page the page object
+ * @param pointer the region's JSON Pointer
+ * @param kind the region's kind
+ * @returns the misfit, if any
+ */
+export function fieldFit(
+  page: unknown,
+  pointer: string,
+  kind: FieldKind,
+): FieldMisfit | undefined {
+  let value: unknown;
+  try {
+    value = getPointer(page, pointer);
+  } catch {
+    value = undefined;
+  }
+  if (value === undefined) {
+    const tokens = safeTokens(pointer);
+    const key = tokens.at(-1);
+    const parent = pointer.slice(0, pointer.lastIndexOf("/"));
+    const holder = parent === "" ? "The page file" : `“${fieldName(parent)}”`;
+    return {
+      reason: "missing",
+      sentence: key === undefined
+        ? `The pointer “${pointer}” is not a JSON Pointer: this region cannot be edited.`
+        : `${holder} has no “${key}”: check the pointer “${pointer}” in the template. This region cannot be edited.`,
+    };
+  }
+  if (fitsKind(value, kind)) return undefined;
+  return {
+    reason: "kind",
+    sentence: `“${fieldName(pointer)}” holds ${describeValue(value)}, not ${
+      WANTED[kind]
+    }: this region cannot be edited.`,
+  };
+}
+
+function safeTokens(pointer: string): string[] {
+  try {
+    return parsePointer(pointer);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Whether a change at `pointer` would write a key the page does not hold
+ * (publish refuses such a change unless it was made to create one).
+ *
+ * @param page the page as read
+ * @param pointer the change's pointer
+ * @returns true when nothing is there yet
+ */
+export function createsKey(page: unknown, pointer: string): boolean {
+  try {
+    return getPointer(page, pointer) === undefined;
+  } catch {
+    return true;
+  }
+}
+
+/** A region that cannot be edited, for the console's warning. */
+export interface Misfit {
+  /** The page path. */
+  path: string;
+  /** The region's pointer. */
+  pointer: string;
+  /** The region's kind. */
+  kind: FieldKind;
+  /** Why. */
+  sentence: string;
+}
+
+/**
+ * The console's grouped warning for regions that cannot be edited: its
+ * title and one line per region.
+ *
+ * @param misfits the regions
+ * @returns the title and the lines, or `undefined` when there are none
+ */
+export function misfitReport(
+  misfits: readonly Misfit[],
+): { title: string; lines: string[] } | undefined {
+  if (misfits.length === 0) return undefined;
+  const count = misfits.length;
+  return {
+    title: `@inpage/editor: ${count} region${
+      count === 1 ? "" : "s"
+    } cannot be edited (${
+      count === 1 ? "its pointer does" : "their pointers do"
+    } not name a value of ${count === 1 ? "its" : "their"} kind)`,
+    lines: misfits.map((misfit) =>
+      `data-inpage-${misfit.kind}="${misfit.pointer}" in ${misfit.path}: ${misfit.sentence}`
+    ),
+  };
+}
