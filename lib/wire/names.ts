@@ -109,8 +109,6 @@ export const INPAGE_ATTRIBUTES = {
   invalid: "data-inpage-invalid",
   /** On a replaced image: the stored name. */
   src: "data-inpage-src",
-  /** On a container: the format of new images (`webp`, `jpeg`, `png`). */
-  imageFormat: "data-inpage-image-format",
   /** On a region that cannot be edited: the sentence saying why. */
   unresolved: "data-inpage-unresolved",
 } as const;
