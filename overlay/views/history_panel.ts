@@ -316,7 +316,16 @@ function preview(
       (pointer) => session.valueOf(path, pointer),
     );
   const display = () => {
-    for (const [index, field] of fields().entries()) {
+    const all = fields();
+    const differ = all.filter((field) => field.differs).length;
+    if (restored.size === 0) {
+      note.textContent = differ === 0
+        ? "Every field shown here holds what it holds now."
+        : `${differ} field${
+          differ === 1 ? " differs" : "s differ"
+        } from now, outlined; each has “Restore this field”.`;
+    }
+    for (const [index, field] of all.entries()) {
       const region = regions[index]!;
       region.show(field.then === undefined ? field.now : field.then);
       region.element.toggleAttribute(DIFFERS, field.differs);
@@ -337,10 +346,12 @@ function preview(
   let frame = 0;
   const place = () => {
     frame = 0;
+    // A region under the banner, or out of view, shows no button.
+    const floor = Math.min(banner.getBoundingClientRect().top, innerHeight);
     for (const [region, button] of buttons) {
       if (button.hidden) continue;
       const box = region.element.getBoundingClientRect();
-      const off = box.bottom < 0 || box.top > innerHeight;
+      const off = box.bottom < 0 || box.top + 8 > floor;
       button.style.visibility = off ? "hidden" : "";
       button.style.left = `${
         Math.min(Math.max(box.right, button.offsetWidth + 4), innerWidth - 4)
