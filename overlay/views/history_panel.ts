@@ -3,7 +3,7 @@
  * The History panel, a lazily loaded part of the overlay: a page's
  * publishes (when, who, message), newest first, with Older for the ones
  * before; choosing one previews that version in place, read-only, under a
- * banner with "Back to current" and "Restore this version", and a
+ * banner with "Back to current" (also Escape) and "Restore this version", and a
  * "Restore this field" button on each region the version shows differently.
  * A restore is a change of the edit session (see `session/history.ts`).
  *
@@ -251,6 +251,10 @@ function preview(
     );
   const block = (event: Event) => {
     if (event instanceof KeyboardEvent) {
+      if (event.key === "Escape" && !root.querySelector("dialog[open]")) {
+        event.preventDefault();
+        return leave();
+      }
       const key = event.key.toLowerCase();
       const undo = (event.ctrlKey || event.metaKey) &&
         (key === "z" || key === "y");

@@ -293,8 +293,15 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
     async () => {
       await bob.getByRole("button", { name: "History", exact: true }).click();
       const panel = bob.getByRole("dialog", { name: "History" });
-      await panel.getByRole("button", { name: /Alice's title$/ }).waitFor();
-      await panel.getByRole("button", { name: /Alice's title$/ }).click();
+      const alices = panel.getByRole("button", { name: /Alice's title$/ });
+      await alices.click();
+      // Escape is Back to current.
+      const banner = bob.getByRole("region", { name: /^Viewing the version/ });
+      await banner.waitFor();
+      await bob.keyboard.press("Escape");
+      await banner.waitFor({ state: "detached" });
+      await bob.getByRole("button", { name: "History", exact: true }).click();
+      await alices.click();
       await bob.getByRole("button", { name: "Restore this version" }).click();
       await waitStatus(bob, "1 unsaved change");
       const sections = original.sections as Array<Record<string, string>>;
