@@ -313,6 +313,36 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
       await bob.getByRole("dialog").getByRole("button", { name: "Discard all" })
         .click();
       await waitStatus(bob, "No unsaved changes");
+    },
+  );
+
+  await t.step(
+    "6. Older pages through the history 30 at a time, down to the first commit",
+    async () => {
+      // 30 more commits of the page, made with git itself.
+      const file = join(site.root, "src/content/pages/en/home.json");
+      for (let n = 1; n <= 30; n++) {
+        const page = JSON.parse(await Deno.readTextFile(file));
+        page.description = `Description ${n}`;
+        await Deno.writeTextFile(file, JSON.stringify(page, null, 2) + "\n");
+        await site.git("commit", "-qam", `Commit ${n}`);
+      }
+      await bob.reload();
+      await waitStatus(bob, "No unsaved changes");
+      await bob.getByRole("button", { name: "History", exact: true }).click();
+      const panel = bob.getByRole("dialog", { name: "History" });
+      await panel.getByText("Commit 30").waitFor();
+      assert.equal(await panel.getByRole("listitem").count(), 30);
+      assert.equal(await panel.getByText("Example site").count(), 0);
+      await panel.getByRole("button", { name: "Older" }).click();
+      await panel.getByText("Example site").waitFor();
+      assert.equal(await panel.getByRole("listitem").count(), 34);
+      assert.equal(
+        await panel.getByRole("button", { name: "Older" }).isVisible(),
+        false,
+      );
+      await bob.keyboard.press("Escape");
+      await panel.waitFor({ state: "detached" });
       await bob.context().close();
     },
   );
