@@ -22,6 +22,7 @@ import {
 } from "../client/mod.ts";
 import { chooseImage, imageFormatOf } from "./views/image_dialog.ts";
 import { failureSentence } from "./messages.ts";
+import { openHistory, showEditor } from "./history.ts";
 import { findRegion, mountRegions, type Region } from "./regions.ts";
 import { linkProblem } from "./session/checks.ts";
 import { fieldFit } from "./session/fields.ts";
@@ -129,7 +130,10 @@ async function open(client: Client): Promise<void> {
           client,
           "Your session has ended. Log in again; your changes are kept.",
         )
-      ) session.setStatus("Logged in again: press Publish", "dirty");
+      ) {
+        session.setStatus("Logged in again: press Publish", "dirty");
+        void showEditor(client, bar.who);
+      }
       return;
     }
     if (outcome.kind === "failed") {
@@ -243,6 +247,8 @@ async function open(client: Client): Promise<void> {
       });
       (region?.rich?.editor.view.dom ?? region?.element)?.focus();
     },
+    history: () =>
+      void openHistory({ root, client, session, regions: () => regions }),
   });
   root.append(h("div", { class: "ui" }, toolbar.element, ...bar.elements));
   document.body.append(host);
@@ -311,6 +317,8 @@ async function open(client: Client): Promise<void> {
       return;
     }
   }
+
+  void showEditor(client, bar.who);
 
   const hooks = {
     change: (region: Region, value: unknown) =>

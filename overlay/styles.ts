@@ -29,6 +29,7 @@ button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-
 .bar .status[data-state="error"] { color: #fca5a5; }
 .bar .hint { color: #d1d5db; font-size: 13px; max-width: 16em; }
 .bar .hint[hidden] { display: none; }
+.bar .who { color: #d1d5db; font-size: 13px; }
 .bar label { display: flex; align-items: center; gap: 6px; }
 .bar input { width: 16em; max-width: 40vw; padding: 6px 8px; border-radius: 6px; border: 1px solid #6b7280; background: #1f2937; color: #f9fafb; }
 .bar input::placeholder { color: #9ca3af; }

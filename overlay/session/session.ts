@@ -317,6 +317,32 @@ export class EditSession {
   }
 
   /**
+   * Records several values of a page as one undo step of its own (a
+   * restore from the page's history), and tells the regions to show them.
+   *
+   * @param path the page path
+   * @param changes new values by JSON Pointer
+   * @returns whether they were recorded (not while busy, nor when empty)
+   */
+  changeAll(path: string, changes: ReadonlyMap<string, unknown>): boolean {
+    const page = this.page(path);
+    if (!page || this.busy || changes.size === 0) return false;
+    const before = new Map(page.changes);
+    for (const [pointer, value] of changes) putChange(page, pointer, value);
+    this.#done.push({
+      path,
+      pointer: "",
+      before,
+      after: new Map(page.changes),
+    });
+    this.#sealed = true;
+    this.#undone = [];
+    this.#changed(page);
+    this.#emit({ type: "values", path });
+    return true;
+  }
+
+  /**
    * Undoes the last step, on whichever page it was.
    *
    * @returns whether there was one

@@ -25,6 +25,8 @@ export interface BarActions {
   logout(): void;
   /** Bring a field with a problem into view and focus it. */
   focusProblem(path: string, at: string): void;
+  /** Open the page's History panel. */
+  history(): void;
 }
 
 /** The bar's elements, to append to the overlay's interface. */
@@ -33,6 +35,8 @@ export interface BarView {
   elements: HTMLElement[];
   /** The Publish button. */
   publishButton: HTMLButtonElement;
+  /** Where "Logged in as …" is shown (hidden until known). */
+  who: HTMLElement;
 }
 
 /**
@@ -74,6 +78,7 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
   const publishButton = button("Publish", actions.publish, {
     class: "primary",
   });
+  const who = h("span", { class: "who", hidden: true });
   const alertText = h("p", {});
   const alert = h(
     "div",
@@ -101,6 +106,8 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
     h("span", { class: "group" }, undo, redo, discard),
     h("label", {}, "Message", message),
     publishButton,
+    button("History", actions.history, { class: "history" }),
+    who,
     button("Log out", actions.logout),
   );
   const render = () => {
@@ -142,5 +149,5 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
     if (event.type === "state") render();
   });
   render();
-  return { elements: [problems, alert, bar], publishButton };
+  return { elements: [problems, alert, bar], publishButton, who };
 }
