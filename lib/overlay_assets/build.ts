@@ -81,6 +81,42 @@ function importsOf(text: string): { static: string[]; dynamic: string[] } {
   return found;
 }
 
+/** A part `deno bundle` split off, named `{name}-{8 letters or digits}.js`. */
+const CHUNK = /^(.+)-[A-Z0-9]{8}\.js$/;
+
+/**
+ * Renames every split-off part by the hash of its own bytes, and rewrites the
+ * names in the files that import it. `deno bundle` names parts by a hash that
+ * also depends on where the sources and the npm cache are on disk, so the
+ * same sources built in another folder would give other names; these names
+ * depend on the bytes alone. A part is renamed once the parts it names are.
+ *
+ * @param built the bundled files by name, changed in place
+ */
+async function renameChunksByContent(built: Map<string, string>) {
+  let pending = [...built.keys()].filter((name) => CHUNK.test(name));
+  while (pending.length > 0) {
+    const ready = pending.filter((name) =>
+      !pending.some((other) =>
+        other !== name && built.get(name)!.includes(other)
+      )
+    );
+    const next = ready[0] ?? pending[0]!;
+    const text = built.get(next)!;
+    const hash = (await sha256Hex(new TextEncoder().encode(text))).slice(0, 8)
+      .toUpperCase();
+    const renamed = `${CHUNK.exec(next)![1]}-${hash}.js`;
+    built.delete(next);
+    built.set(renamed, text);
+    for (const [name, source] of built) {
+      if (source.includes(next)) {
+        built.set(name, source.replaceAll(next, renamed));
+      }
+    }
+    pending = pending.filter((name) => name !== next);
+  }
+}
+
 /**
  * Bundles the loader and the overlay into a folder, replacing what it holds.
  *
@@ -130,6 +166,7 @@ export async function build(
         );
       }
     }
+    await renameChunksByContent(built);
     const overlay = built.get("overlay.js");
     const loader = built.get(LOADER);
     if (overlay === undefined || loader === undefined) {

@@ -65,7 +65,13 @@ Deno.test("in Chromium: before login ?edit makes no failed request and logs no e
   assert.deepEqual(seen.failed, []);
   assert.deepEqual(seen.console.filter((m) => m.type === "error"), []);
   await logIn(page, site);
-  assert.deepEqual(seen.api, ["POST /api/auth", "GET /api/content"]);
+  // After login: the page's read, and who is logged in (for the bar).
+  await page.locator(".bar .who").filter({ hasText: /\S/ }).waitFor();
+  assert.deepEqual(seen.api, [
+    "POST /api/auth",
+    "GET /api/content",
+    "GET /api/session",
+  ]);
   assert.deepEqual(seen.failed, []);
   assert.deepEqual(seen.console.filter((m) => m.type === "error"), []);
 
