@@ -59,7 +59,7 @@ function replaceOnce(text: string, from: string, to: string): string {
 async function adoptedCopy(): Promise<string> {
   const root = await Deno.makeTempDir({ prefix: "inpage-astro-adopt-" });
   await copyTree(EXAMPLE, root, new Set(["node_modules", "dist", ".astro"]));
-  await Deno.mkdir(join(root, "src/components"));
+  await Deno.mkdir(join(root, "src/components"), { recursive: true });
   await Deno.writeTextFile(
     join(root, "src/components/ImageMod.astro"),
     IMAGE_WRAPPER,
