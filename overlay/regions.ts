@@ -11,6 +11,7 @@
 
 import { fieldName, isWithin } from "./session/pointer.ts";
 import { createRichText, type RichText } from "./rich_text.ts";
+import { text } from "./i18n/mod.ts";
 
 /** A page container and the values its file holds as read. */
 export interface RegionPage {
@@ -98,7 +99,10 @@ const textRegion: RegionMaker = (page, element, pointer, hooks) => {
   element.contentEditable = "plaintext-only";
   element.spellcheck = true;
   element.setAttribute("role", "textbox");
-  element.setAttribute("aria-label", `Edit ${fieldName(pointer)}`);
+  element.setAttribute(
+    "aria-label",
+    text("editField", { field: fieldName(pointer) }),
+  );
   const onInput = () => hooks.change(region, element.textContent ?? "");
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "Enter") event.preventDefault();
@@ -151,9 +155,7 @@ const htmlRegion: RegionMaker = (page, element, pointer, hooks) => {
     element,
     typeof value === "string" ? value : "",
     {
-      label: `Edit ${
-        fieldName(pointer)
-      } (rich text: Alt+F10 for the toolbar, Ctrl+K for a link)`,
+      label: text("editRichField", { field: fieldName(pointer) }),
       onChange: (html) => {
         // An untouched field keeps its stored markup, even where the
         // editor would write it differently.
@@ -186,7 +188,10 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
     : element.querySelector("img");
   element.tabIndex = 0;
   element.setAttribute("role", "button");
-  element.setAttribute("aria-label", `Replace image: ${fieldName(pointer)}`);
+  element.setAttribute(
+    "aria-label",
+    text("replaceImageField", { field: fieldName(pointer) }),
+  );
   // New names are resolved where the site serves its current image.
   const folder = new URL(image?.getAttribute("src") ?? "", location.href);
   const onKey = (event: KeyboardEvent) => {

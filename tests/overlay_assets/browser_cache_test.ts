@@ -96,7 +96,7 @@ Deno.test("in Chromium: the overlay comes compressed under hashed names, the cro
   // Choosing an image brings the cropper, once.
   await page.locator('[data-inpage-image="/image"]').click();
   await page.getByLabel("Image file").setInputFiles(IMAGE);
-  await page.locator("button:enabled", { hasText: "Crop and upload" })
+  await page.locator("button:enabled", { hasText: "Use this image" })
     .waitFor();
   assert.deepEqual(seen.map((s) => s.path), [cropper]);
   assert.ok(["br", "gzip"].includes(seen[0]?.encoding ?? ""));
