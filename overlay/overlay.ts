@@ -22,6 +22,7 @@ import {
 } from "../client/mod.ts";
 import { chooseImage } from "./views/image_dialog.ts";
 import { indexedDbImageStore } from "./image_store.ts";
+import { keepPublishedAcrossReloads } from "./published.ts";
 import { failureSentence } from "./messages.ts";
 import { findRegion, mountRegions, type Region } from "./regions.ts";
 import { linkProblem } from "./session/checks.ts";
@@ -460,6 +461,7 @@ async function open(client: Client): Promise<void> {
     await session.reviveImages(path);
     await offerDraft(path);
   }
+  keepPublishedAcrossReloads(session);
   returnFocus();
 
   async function offerDraft(path: string): Promise<void> {

@@ -23,15 +23,16 @@ button:disabled { opacity: .55; cursor: default; }
 button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 .bar { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: 16px; margin-inline: auto; width: max-content; display: flex; align-items: center; gap: 10px; flex-wrap: wrap; max-width: calc(100vw - 24px); padding: 10px 12px; background: #111827; color: #f9fafb; border-radius: 10px; box-shadow: 0 10px 30px rgba(0,0,0,.3); }
 .bar .title { font-weight: 700; letter-spacing: .01em; }
-.bar .status { min-width: 11em; }
+.bar .status { min-width: 9em; }
 .bar .status[data-state="dirty"] { color: #fcd34d; }
 .bar .status[data-state="published"] { color: #86efac; }
 .bar .status[data-state="error"] { color: #fca5a5; }
+.bar .detail { color: #d1d5db; font-size: 13px; max-width: 16em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .bar .hint { color: #d1d5db; font-size: 13px; max-width: 16em; }
 .bar .hint[hidden] { display: none; }
 @media (max-width: 1360px) { .bar .hint { display: none; } }
 .bar label { display: flex; align-items: center; gap: 6px; }
-.bar input { width: 16em; max-width: 40vw; padding: 6px 8px; border-radius: 6px; border: 1px solid #6b7280; background: #1f2937; color: #f9fafb; }
+.bar input { width: 12em; max-width: 40vw; padding: 6px 8px; border-radius: 6px; border: 1px solid #6b7280; background: #1f2937; color: #f9fafb; }
 .bar input::placeholder { color: #9ca3af; }
 .bar button { background: #374151; color: #f9fafb; border-color: #6b7280; }
 .bar button:hover { background: #4b5563; }
@@ -87,7 +88,7 @@ dialog[aria-invalid], dialog input[aria-invalid="true"] { border-color: #b91c1c;
 dialog { max-height: calc(100vh - 24px); overflow: auto; }
 @media (max-width: 640px) {
   .bar { left: 0; right: 0; bottom: 0; width: auto; max-width: none; margin: 0; border-radius: 10px 10px 0 0; gap: 6px; padding: 6px 8px calc(6px + env(safe-area-inset-bottom)); flex-wrap: nowrap; }
-  .bar .hint, .bar .title { display: none; }
+  .bar .hint, .bar .title, .bar .detail { display: none; }
   .bar .status { flex: 1 1 auto; min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
   .bar button { min-height: 40px; padding: 6px 10px; }
   .bar .extra, .bar .modes { display: none; }

@@ -115,6 +115,14 @@ export type PublishOutcome =
   /** Refused or failed: the status, alert and problems say why. */
   | { kind: "failed"; error: unknown };
 
+/** A publish, as the bar shows it. */
+export interface Published {
+  /** The commit message typed (empty: the server's default). */
+  message: string;
+  /** When, in milliseconds since the epoch. */
+  at: number;
+}
+
 /** A draft on offer when a page is opened. */
 export type DraftOffer =
   /** Made against the version read now. */
@@ -155,6 +163,8 @@ export class EditSession {
   busy = false;
   /** The problems found, by the server or the overlay. */
   problems: Problem[] = [];
+  /** The last publish, while the status says "Published". */
+  published: Published | undefined;
   readonly #store: DraftStore | undefined;
   readonly #now: () => number;
   /** The images chosen and not published yet. */
@@ -666,10 +676,22 @@ export class EditSession {
   }
 
   #published(): PublishOutcome {
+    const message = this.message.trim();
     this.message = "";
+    this.showPublished({ message, at: this.#now() });
+    return { kind: "published" };
+  }
+
+  /**
+   * Shows "Published" with what was published (after a publish, or on the
+   * next page view after the site reloaded itself).
+   *
+   * @param published the commit message and the time of the publish
+   */
+  showPublished(published: Published): void {
+    this.published = published;
     this.status = { text: text("published"), tone: "published" };
     this.#state();
-    return { kind: "published" };
   }
 
   async #conflict(
@@ -828,6 +850,7 @@ export class EditSession {
     if (this.busy) return this.#state();
     const count = this.count;
     if (count > 0) {
+      this.published = undefined;
       this.status = {
         text: plural("unsaved", count),
         tone: "dirty",

@@ -61,6 +61,8 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
     session.status.text,
   );
   const hint = h("span", { class: "hint", hidden: true }, text("hint"));
+  /** What was published, beside "Published". */
+  const detail = h("span", { class: "detail", hidden: true });
   const message = h("input", {
     type: "text",
     maxlength: "120",
@@ -153,6 +155,7 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
     { class: "bar", role: "region", "aria-label": text("barLabel") },
     h("span", { class: "title" }, text("barTitle")),
     status,
+    detail,
     hint,
     ...sessionControls,
     minimise,
@@ -162,6 +165,19 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
     for (const control of sessionControls) control.hidden = !ready;
     status.textContent = session.status.text;
     status.dataset.state = session.status.tone;
+    const published = session.status.tone === "published"
+      ? session.published
+      : undefined;
+    detail.hidden = !published;
+    detail.textContent = published
+      ? text(published.message ? "publishedDetail" : "publishedAt", {
+        message: published.message,
+        time: new Date(published.at).toLocaleTimeString(
+          document.documentElement.lang || undefined,
+          { hour: "2-digit", minute: "2-digit" },
+        ),
+      })
+      : "";
     hint.hidden = !(session.status.tone === "clean" && ready);
     undo.disabled = !session.canUndo;
     redo.disabled = !session.canRedo;

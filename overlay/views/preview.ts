@@ -50,6 +50,23 @@ export function createPreview(
       on = next;
       document.documentElement.toggleAttribute(EDITING, !on);
       for (const region of regions()) {
+        // The editing roles and names go too: a link is a link again.
+        for (const name of ["role", "aria-label"]) {
+          const attribute = `data-inpage-kept-${name}`;
+          if (on && region.element.hasAttribute(name)) {
+            region.element.setAttribute(
+              attribute,
+              region.element.getAttribute(name)!,
+            );
+            region.element.removeAttribute(name);
+          } else if (!on && region.element.hasAttribute(attribute)) {
+            region.element.setAttribute(
+              name,
+              region.element.getAttribute(attribute)!,
+            );
+            region.element.removeAttribute(attribute);
+          }
+        }
         if (region.kind === "text") {
           region.element.contentEditable = on ? "false" : "plaintext-only";
         } else if (region.kind === "html" && region.rich) {
