@@ -71,7 +71,7 @@ function storage(): Storage | undefined {
 }
 
 async function open(client: Client): Promise<void> {
-  useDocumentLanguage(document);
+  await useDocumentLanguage(document);
   const session = new EditSession(storage(), Date.now, indexedDbImageStore());
   const host = h("div", { "data-inpage-overlay": "" });
   const root = host.attachShadow({ mode: "open" });

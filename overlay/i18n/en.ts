@@ -181,6 +181,7 @@ export const en = {
   valueGone: "(gone)",
   valueEmpty: "(empty)",
   valueImage: "Image {src}",
+  valueNewImage: "A new image, not uploaded yet",
 
   // The formatting toolbar.
   toolbarLabel: "Text formatting",

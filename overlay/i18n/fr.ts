@@ -171,6 +171,7 @@ export const fr: Strings = {
   valueGone: "(supprimé)",
   valueEmpty: "(vide)",
   valueImage: "Image {src}",
+  valueNewImage: "Une nouvelle image, pas encore envoyée",
 
   // La barre de mise en forme.
   toolbarLabel: "Mise en forme du texte",

@@ -8,9 +8,9 @@
  *
  * @example
  * ```ts
- * import { plural, text, useLanguage } from "./mod.ts";
+ * import { loadLanguage, plural, text, useLanguage } from "./mod.ts";
  *
- * useLanguage("fr-CA");
+ * await loadLanguage("fr-CA");
  * console.assert(text("publish") === "Publier");
  * console.assert(plural("unsaved", 2) === "2 modifications non enregistrées");
  * useLanguage("en");
@@ -20,12 +20,51 @@
  */
 
 import { en, type Plural, type Strings } from "./en.ts";
-import { fr } from "./fr.ts";
 
 export type { Plural, Strings };
 
-/** The tables built into the overlay, by language code. */
-export const LANGUAGES: Readonly<Record<string, Strings>> = { en, fr };
+/**
+ * The tables built into the overlay, by language code: English in the
+ * overlay's entry, every other one a lazy part fetched only by pages in
+ * that language.
+ */
+export const LANGUAGES: Readonly<Record<string, () => Promise<Strings>>> = {
+  en: () => Promise.resolve(en),
+  fr: async () => (await import("./fr.ts")).fr,
+};
+
+/** The built-in tables loaded so far. */
+const loaded = new Map<string, Strings>([["en", en]]);
+
+/**
+ * Loads a built-in language's table (a lazy part), then uses it as
+ * {@linkcode useLanguage} does. English when it cannot be loaded.
+ *
+ * @param lang a language tag, such as `fr-CA`
+ * @param extra a site's own table, for a language not built in
+ * @returns the code of the language chosen
+ */
+export async function loadLanguage(
+  lang: string,
+  extra?: unknown,
+): Promise<string> {
+  const primary = primaryOf(lang);
+  const load = Object.hasOwn(LANGUAGES, primary)
+    ? LANGUAGES[primary]
+    : undefined;
+  if (load && !loaded.has(primary)) {
+    try {
+      loaded.set(primary, await load());
+    } catch {
+      // Not reachable: English.
+    }
+  }
+  return useLanguage(lang, extra);
+}
+
+function primaryOf(lang: string): string {
+  return lang.trim().toLowerCase().split(/[-_]/)[0] ?? "";
+}
 
 /** A key whose entry is a sentence. */
 export type TextKey = {
@@ -40,7 +79,8 @@ let code = "en";
 let rules = new Intl.PluralRules("en");
 
 /**
- * Chooses the interface's language.
+ * Chooses the interface's language among the tables loaded (English, and
+ * those {@linkcode loadLanguage} loaded).
  *
  * @param lang a language tag (`<html lang>`), such as `fr` or `fr-CA`
  * @param extra a table for a language the overlay has none for: its keys
@@ -48,11 +88,13 @@ let rules = new Intl.PluralRules("en");
  * @returns the code of the language chosen (`en` when none fits)
  */
 export function useLanguage(lang: string, extra?: unknown): string {
-  const primary = lang.trim().toLowerCase().split(/[-_]/)[0] ?? "";
-  if (Object.hasOwn(LANGUAGES, primary)) {
-    table = LANGUAGES[primary]!;
+  const primary = primaryOf(lang);
+  if (loaded.has(primary)) {
+    table = loaded.get(primary)!;
     code = primary;
-  } else if (primary !== "" && isRecord(extra)) {
+  } else if (
+    primary !== "" && !Object.hasOwn(LANGUAGES, primary) && isRecord(extra)
+  ) {
     table = merged(extra);
     code = primary;
   } else {
@@ -147,7 +189,7 @@ export function plural(
  * @param document the page
  * @returns the code of the language chosen
  */
-export function useDocumentLanguage(
+export async function useDocumentLanguage(
   document: {
     documentElement: { lang: string };
     querySelectorAll(selector: string): Iterable<{
@@ -155,7 +197,7 @@ export function useDocumentLanguage(
       textContent: string | null;
     }>;
   },
-): string {
+): Promise<string> {
   const lang = document.documentElement.lang;
   const primary = lang.toLowerCase().split(/[-_]/)[0] ?? "";
   let extra: unknown;
@@ -173,5 +215,5 @@ export function useDocumentLanguage(
       // A damaged table: English.
     }
   }
-  return useLanguage(lang, extra);
+  return await loadLanguage(lang, extra);
 }

@@ -29,9 +29,9 @@ function shown(value: unknown): string {
     return words === "" ? text("valueEmpty") : words;
   }
   if (typeof value === "object" && value !== null && "src" in value) {
-    return text("valueImage", {
-      src: String((value as { src: unknown }).src),
-    });
+    const src = String((value as { src: unknown }).src);
+    if (src.startsWith("blob:")) return text("valueNewImage");
+    return text("valueImage", { src });
   }
   return JSON.stringify(value);
 }

@@ -8,7 +8,13 @@ import assert from "node:assert/strict";
 import { EditorError } from "../../client/mod.ts";
 import { en } from "../../overlay/i18n/en.ts";
 import { fr } from "../../overlay/i18n/fr.ts";
-import { language, plural, text, useLanguage } from "../../overlay/i18n/mod.ts";
+import {
+  language,
+  loadLanguage,
+  plural,
+  text,
+  useLanguage,
+} from "../../overlay/i18n/mod.ts";
 import { failureSentence, reasonSentence } from "../../overlay/messages.ts";
 
 const values = (entry: unknown): string[] =>
@@ -26,9 +32,9 @@ Deno.test("the French table has every key, of the same kind, with the same value
   }
 });
 
-Deno.test("the language follows the primary subtag; English for any other", () => {
+Deno.test("the language follows the primary subtag; English for any other", async () => {
   try {
-    assert.equal(useLanguage("fr-CA"), "fr");
+    assert.equal(await loadLanguage("fr-CA"), "fr");
     assert.equal(text("publish"), "Publier");
     assert.equal(plural("unsaved", 0), "0 modification non enregistrée");
     assert.equal(plural("unsaved", 2), "2 modifications non enregistrées");
@@ -37,6 +43,8 @@ Deno.test("the language follows the primary subtag; English for any other", () =
       failureSentence(new EditorError("network", { status: 0 })),
       fr.failNetwork,
     );
+    assert.equal(await loadLanguage("de"), "en");
+    assert.equal(useLanguage("fr"), "fr", "loaded once, used at once");
     assert.equal(useLanguage("de"), "en");
     assert.equal(text("publish"), "Publish");
     assert.equal(plural("unsaved", 1), "1 unsaved change");
@@ -46,10 +54,10 @@ Deno.test("the language follows the primary subtag; English for any other", () =
   }
 });
 
-Deno.test("a site's own table: the keys it gives, English for the rest, wrong kinds ignored", () => {
+Deno.test("a site's own table: the keys it gives, English for the rest, wrong kinds ignored", async () => {
   try {
     assert.equal(
-      useLanguage("de", {
+      await loadLanguage("de", {
         publish: "Veröffentlichen",
         unsaved: {
           one: "{count} ungespeicherte Änderung",
