@@ -20,6 +20,7 @@ import {
   EditorError,
   type PageObject,
 } from "../client/mod.ts";
+import { ROUTES } from "../lib/wire/names.ts";
 import { chooseImage } from "./views/image_dialog.ts";
 import { indexedDbImageStore } from "./image_store.ts";
 import { keepPublishedAcrossReloads } from "./published.ts";
@@ -43,6 +44,31 @@ import { askLogin } from "./views/login_dialog.ts";
 export interface StartOptions {
   /** The client to use; default: the page's own origin. */
   client?: Client;
+  /**
+   * Reads of the page files the loader started beside the overlay's
+   * import, by page path: the first read of each is answered by them.
+   */
+  reads?: Map<string, Promise<Response>>;
+}
+
+/**
+ * A fetch that answers the first read of each page path with the read the
+ * loader started, and sends everything else.
+ */
+function prefetched(
+  reads: Map<string, Promise<Response>>,
+): (request: Request) => Promise<Response> {
+  return (request) => {
+    const url = new URL(request.url);
+    const path = url.searchParams.get("path") ?? "";
+    const early = request.method === "GET" &&
+        url.pathname === ROUTES.content.path
+      ? reads.get(path)
+      : undefined;
+    if (!early) return fetch(request);
+    reads.delete(path);
+    return early.catch(() => fetch(request));
+  };
 }
 
 let started = false;
@@ -56,7 +82,10 @@ let started = false;
 export async function start(options: StartOptions = {}): Promise<void> {
   if (started) return;
   started = true;
-  await open(options.client ?? createClient());
+  await open(
+    options.client ??
+      createClient(options.reads ? { fetch: prefetched(options.reads) } : {}),
+  );
 }
 
 /** The browser's storage for drafts; none when the browser refuses it. */
