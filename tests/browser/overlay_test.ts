@@ -210,7 +210,8 @@ Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", as
   // …and on the same field the dialog shows both values, and "Use theirs"
   // keeps theirs.
   await theirs.reload();
-  await waitStatus(theirs, "No unsaved changes");
+  // Their last publish is still said after the reload (sessionStorage).
+  await waitStatus(theirs, "Published");
   await typeAtEnd(theirs, "/cta/text", " now");
   await publish(theirs, "Their button");
   await waitStatus(theirs, "Published");
