@@ -10,6 +10,7 @@
 
 import { type Client, EditorError } from "../client/mod.ts";
 import { EDIT_COOKIE } from "../lib/wire/names.ts";
+import { plural, text } from "./i18n/mod.ts";
 import { failureSentence } from "./messages.ts";
 import type { Region } from "./regions.ts";
 import {
@@ -40,7 +41,7 @@ export async function showEditor(
   if (!cookie.test(document.cookie)) return;
   try {
     const { editor } = await client.session();
-    element.textContent = `Logged in as ${editor.name}`;
+    element.textContent = text("loggedInAs", { name: editor.name });
     element.hidden = false;
   } catch {
     element.hidden = true;
@@ -68,6 +69,8 @@ const KIT = {
   h,
   showDialog,
   fieldName,
+  text,
+  plural,
   logic: {
     addEntries,
     bannerSentence,
@@ -99,9 +102,7 @@ export async function openHistory(context: HistoryContext): Promise<void> {
     panel = await part;
   } catch {
     part = undefined;
-    context.session.setAlert(
-      "The history could not be loaded: check the connection and try again.",
-    );
+    context.session.setAlert(text("historyLoadFailed"));
     return;
   }
   await panel.showHistory(context, KIT);

@@ -5,29 +5,54 @@
  * For a visitor it does nothing: no request, no change to the page. It
  * imports the overlay (`./overlay.js` beside it) only when the
  * `editor_edit` cookie is `1` (set by a login), when the address holds
- * `?edit`, or when the editor presses Ctrl+Shift+E (⌘+Shift+E on a Mac).
+ * `?edit`, or when the editor presses Ctrl+Shift+E (⌘+Shift+E on a Mac);
+ * with that cookie (a session exists) it also reads the page's files beside
+ * the import. Without it nothing is read before the editor logs in, so that
+ * no request fails.
  *
  * @module
  */
 
+/**
+ * The content route (`ROUTES.content.path` of `lib/wire/names.ts`, written
+ * out: importing it would make a chunk shared with the overlay, one more
+ * request; a test keeps the two equal).
+ */
+export const CONTENT_ROUTE = "/api/content";
+
 let loading = false;
+
+const hasSession = () => /(?:^|;\s*)editor_edit=1(?:;|$)/.test(document.cookie);
 
 function load(): void {
   if (loading) return;
   loading = true;
+  // With a session the page files are read beside the overlay's import,
+  // not after it: one round trip less before the overlay is ready.
+  const reads = new Map<string, Promise<Response>>();
+  const elements = hasSession()
+    ? document.querySelectorAll("[data-inpage-page]")
+    : [];
+  for (const element of elements) {
+    const path = element.getAttribute("data-inpage-page") ?? "";
+    if (!reads.has(path)) {
+      const url = new URL(CONTENT_ROUTE, location.href);
+      url.searchParams.set("path", path);
+      reads.set(path, fetch(url, { credentials: "same-origin" }));
+    }
+  }
   const url = new URL("./overlay.js", import.meta.url).href;
   import(url).then(
-    (overlay: { start(): Promise<void> }) => overlay.start(),
+    (overlay: {
+      start(options: { reads: Map<string, Promise<Response>> }): Promise<void>;
+    }) => overlay.start({ reads }),
     () => {
       loading = false;
     },
   );
 }
 
-if (
-  /(?:^|;\s*)editor_edit=1(?:;|$)/.test(document.cookie) ||
-  new URLSearchParams(location.search).has("edit")
-) {
+if (hasSession() || new URLSearchParams(location.search).has("edit")) {
   load();
 } else {
   addEventListener("keydown", (event) => {

@@ -1,27 +1,28 @@
 /**
  * The overlay's sentences for each failure: a route's code and details
- * turned into words a site editor understands.
+ * turned into words a site editor understands, in the interface's language
+ * (`i18n/`): the server's own messages are never shown.
  *
  * @module
  */
 
 import type { EditorError } from "../client/mod.ts";
+import { plural, text, type TextKey } from "./i18n/mod.ts";
 
-const REASONS: Readonly<Record<string, string>> = {
-  json: "The page could not be read as JSON.",
-  shape: "This field holds the wrong kind of value.",
-  depth: "The page is nested too deeply.",
-  size: "The page holds too many values.",
-  key: "A field has a name that is not allowed.",
-  duplicate_key: "A field name appears twice.",
-  id: "An id may hold only letters, digits, - and _.",
-  duplicate_id: "Two parts of the page share the same id.",
-  media: "This image is not a valid image reference.",
-  link:
-    "This link is not allowed. Use a page of the site (/about), a #section, or an https:, http:, mailto: or tel: address.",
-  markup: "This text holds formatting that is not allowed.",
-  number: "A number here cannot be stored exactly.",
-  empty: "This field is now empty.",
+const REASONS: Readonly<Record<string, TextKey>> = {
+  json: "reasonJson",
+  shape: "reasonShape",
+  depth: "reasonDepth",
+  size: "reasonSize",
+  key: "reasonKey",
+  duplicate_key: "reasonDuplicateKey",
+  id: "reasonId",
+  duplicate_id: "reasonDuplicateId",
+  media: "reasonMedia",
+  link: "reasonLink",
+  markup: "reasonMarkup",
+  number: "reasonNumber",
+  empty: "reasonEmpty",
 };
 
 /**
@@ -31,9 +32,11 @@ const REASONS: Readonly<Record<string, string>> = {
  * @returns a sentence
  */
 export function reasonSentence(reason: string | undefined): string {
-  return (reason !== undefined && Object.hasOwn(REASONS, reason))
-    ? REASONS[reason] as string
-    : "This field was refused by the page rules.";
+  return text(
+    reason !== undefined && Object.hasOwn(REASONS, reason)
+      ? REASONS[reason]!
+      : "reasonOther",
+  );
 }
 
 /**
@@ -47,9 +50,7 @@ export function problemSentence(
   reason: string,
   kind?: string,
 ): string {
-  if (kind === "text" && reason === "markup") {
-    return "Plain text cannot hold “<” or anything written like HTML: remove it.";
-  }
+  if (kind === "text" && reason === "markup") return text("reasonPlainMarkup");
   return reasonSentence(reason);
 }
 
@@ -64,18 +65,13 @@ export function retrySentence(
   seconds: number | undefined,
   now: Date = new Date(),
 ): string {
-  if (seconds === undefined) return "Try again in a few minutes.";
+  if (seconds === undefined) return text("retryLater");
   const at = new Date(now.getTime() + seconds * 1000);
   const time = `${String(at.getHours()).padStart(2, "0")}:${
     String(at.getMinutes()).padStart(2, "0")
   }`;
-  if (seconds < 60) {
-    return `Try again in ${seconds} second${seconds === 1 ? "" : "s"}.`;
-  }
-  const minutes = Math.ceil(seconds / 60);
-  return `Try again in ${minutes} minute${
-    minutes === 1 ? "" : "s"
-  } (at ${time}).`;
+  if (seconds < 60) return plural("retrySeconds", seconds);
+  return plural("retryMinutes", Math.ceil(seconds / 60), { time });
 }
 
 /**
@@ -88,24 +84,24 @@ export function retrySentence(
 export function failureSentence(error: EditorError): string {
   switch (error.code) {
     case "rate_limited":
-      return `Too many requests in a short time. ${
-        retrySentence(error.retryAfter)
-      }`;
+      return text("failRateLimited", {
+        retry: retrySentence(error.retryAfter),
+      });
     case "too_large":
-      return "This is too large to publish: make the page or the image smaller.";
+      return text("failTooLarge");
     case "unsupported_format":
-      return "This image format is not accepted: use a JPEG, PNG or WebP image between 1 and 10,000 pixels a side.";
+      return text("failUnsupportedFormat");
     case "unauthorized":
-      return "Your session has ended. Log in again; your changes are kept.";
+      return text("sessionEnded");
     case "network":
-      return "The server could not be reached. Your changes are kept: try again in a moment.";
+      return text("failNetwork");
     case "unavailable":
-      return "The site's repository could not be reached. Your changes are kept: try again in a moment.";
+      return text("failUnavailable");
     case "bad_request":
-      return "The server refused this request as malformed. Your changes are kept.";
+      return text("failBadRequest");
     case "not_found":
-      return "This page file was not found in the repository.";
+      return text("failNotFound");
     default:
-      return "Something went wrong on the server. Your changes are kept: try again in a moment.";
+      return text("failServer");
   }
 }

@@ -20,7 +20,10 @@ import {
   EditorError,
   type PageObject,
 } from "../client/mod.ts";
+import { ROUTES } from "../lib/wire/names.ts";
 import { chooseImage, imageFormatOf } from "./views/image_dialog.ts";
+import { indexedDbImageStore } from "./image_store.ts";
+import { keepPublishedAcrossReloads } from "./published.ts";
 import { failureSentence } from "./messages.ts";
 import { openHistory, showEditor } from "./history.ts";
 import { findRegion, mountRegions, type Region } from "./regions.ts";
@@ -33,9 +36,11 @@ import { sameValue } from "./session/values.ts";
 import { OVERLAY_CSS, PAGE_CSS } from "./styles.ts";
 import { Toolbar } from "./views/toolbar.ts";
 import { focusedElement, h, messageDialog, showDialog } from "./ui.ts";
-import { createBar } from "./views/bar.ts";
+import { barTop, createBar, keepRoomForBar, reveal } from "./views/bar.ts";
+import { plural, text, useDocumentLanguage } from "./i18n/mod.ts";
 import { askConflict } from "./views/conflict_dialog.ts";
 import { editLink } from "./views/link_dialog.ts";
+import { createPreview, followLinksOnModifiedClick } from "./views/preview.ts";
 import { askLogin } from "./views/login_dialog.ts";
 import { type FlaggedRegion, showMisfits } from "./views/misfits.ts";
 
@@ -43,6 +48,31 @@ import { type FlaggedRegion, showMisfits } from "./views/misfits.ts";
 export interface StartOptions {
   /** The client to use; default: the page's own origin. */
   client?: Client;
+  /**
+   * Reads of the page files the loader started beside the overlay's
+   * import, by page path: the first read of each is answered by them.
+   */
+  reads?: Map<string, Promise<Response>>;
+}
+
+/**
+ * A fetch that answers the first read of each page path with the read the
+ * loader started, and sends everything else.
+ */
+function prefetched(
+  reads: Map<string, Promise<Response>>,
+): (request: Request) => Promise<Response> {
+  return (request) => {
+    const url = new URL(request.url);
+    const path = url.searchParams.get("path") ?? "";
+    const early = request.method === "GET" &&
+        url.pathname === ROUTES.content.path
+      ? reads.get(path)
+      : undefined;
+    if (!early) return fetch(request);
+    reads.delete(path);
+    return early.catch(() => fetch(request));
+  };
 }
 
 let started = false;
@@ -56,7 +86,10 @@ let started = false;
 export async function start(options: StartOptions = {}): Promise<void> {
   if (started) return;
   started = true;
-  await open(options.client ?? createClient());
+  await open(
+    options.client ??
+      createClient(options.reads ? { fetch: prefetched(options.reads) } : {}),
+  );
 }
 
 /** The browser's storage for drafts; none when the browser refuses it. */
@@ -71,7 +104,8 @@ function storage(): Storage | undefined {
 }
 
 async function open(client: Client): Promise<void> {
-  const session = new EditSession(storage());
+  await useDocumentLanguage(document);
+  const session = new EditSession(storage(), Date.now, indexedDbImageStore());
   const host = h("div", { "data-inpage-overlay": "" });
   const root = host.attachShadow({ mode: "open" });
   const sheet = new CSSStyleSheet();
@@ -79,7 +113,7 @@ async function open(client: Client): Promise<void> {
   root.adoptedStyleSheets = [sheet];
   const pageSheet = new CSSStyleSheet();
   pageSheet.replaceSync(PAGE_CSS);
-  const toolbar = new Toolbar(root);
+  const toolbar = new Toolbar(root, () => barTop(bar.bar));
   let regions: Region[] = [];
   /** Regions left as they are, and how to take their outlines away. */
   const flagged: FlaggedRegion[] = [];
@@ -128,10 +162,10 @@ async function open(client: Client): Promise<void> {
         await askLogin(
           root,
           client,
-          "Your session has ended. Log in again; your changes are kept.",
+          text("sessionEnded"),
         )
       ) {
-        session.setStatus("Logged in again: press Publish", "dirty");
+        session.setStatus(text("loggedInAgain"), "dirty");
         void showEditor(client, bar.who);
       }
       return;
@@ -151,12 +185,8 @@ async function open(client: Client): Promise<void> {
     if (emptied.length > 0) {
       const answer = await showDialog(
         root,
-        messageDialog("Publish an empty field?", [
-          h(
-            "p",
-            {},
-            "These fields held words and are now empty. Visitors will see nothing there.",
-          ),
+        messageDialog(text("publishEmptyTitle"), [
+          h("p", {}, text("publishEmptyText")),
           h(
             "ul",
             {},
@@ -167,13 +197,13 @@ async function open(client: Client): Promise<void> {
                 "li",
                 {},
                 h("strong", {}, fieldName(problem.at)),
-                `, which held “${String(was)}”`,
+                text("publishEmptyHeld", { value: String(was) }),
               );
             }),
           ),
         ], [
-          { label: "Cancel", value: "cancel" },
-          { label: "Publish anyway", value: "publish", kind: "primary" },
+          { label: text("cancel"), value: "cancel" },
+          { label: text("publishAnyway"), value: "publish", kind: "primary" },
         ]),
       );
       if (answer !== "publish") return;
@@ -185,15 +215,9 @@ async function open(client: Client): Promise<void> {
     await showDialog(
       root,
       messageDialog(question, [
-        h(
-          "p",
-          {},
-          `You have ${session.count} unsaved change${
-            session.count === 1 ? "" : "s"
-          }. ${after}`,
-        ),
+        h("p", {}, `${plural("youHaveUnsaved", session.count)} ${after}`),
       ], [
-        { label: "Cancel", value: "cancel" },
+        { label: text("cancel"), value: "cancel" },
         { label: yes, value: "yes", kind: "primary" },
       ]),
     ) === "yes";
@@ -205,9 +229,9 @@ async function open(client: Client): Promise<void> {
       if (
         session.count > 0 &&
         await askDiscard(
-          "Discard all unsaved changes?",
-          "Discard all",
-          "They cannot be brought back.",
+          text("discardTitle"),
+          text("discardAll"),
+          text("discardAfter"),
         )
       ) session.discardAll();
     },
@@ -216,19 +240,19 @@ async function open(client: Client): Promise<void> {
       if (
         session.count > 0 &&
         !await askDiscard(
-          "Log out with unsaved changes?",
-          "Log out anyway",
-          "They stay in this browser as a draft, offered when you next edit this page.",
+          text("logoutTitle"),
+          text("logoutAnyway"),
+          text("logoutAfter"),
         )
       ) return;
       try {
         await client.logout();
       } catch (error) {
-        session.setStatus("Not logged out", "error");
+        session.setStatus(text("notLoggedOut"), "error");
         session.setAlert(
           error instanceof EditorError
             ? failureSentence(error)
-            : "Logging out failed.",
+            : text("logoutFailed"),
         );
         return;
       }
@@ -236,6 +260,13 @@ async function open(client: Client): Promise<void> {
       const url = new URL(location.href);
       url.searchParams.delete("edit");
       location.replace(url.href);
+    },
+    preview: (on) => {
+      if (on) toolbar.hide();
+      previewSwitch.set(on);
+      bar.showMode(on);
+      // The misfits' notes and the History's restore buttons go too.
+      ui.toggleAttribute("data-preview", on);
     },
     focusProblem: (path, at) => {
       const region = findRegion(
@@ -247,11 +278,27 @@ async function open(client: Client): Promise<void> {
       });
       (region?.rich?.editor.view.dom ?? region?.element)?.focus();
     },
-    history: () =>
-      void openHistory({ root, client, session, regions: () => regions }),
+    history: () => {
+      // A past version is shown over the page as it is edited.
+      if (previewSwitch.on) {
+        previewSwitch.set(false);
+        bar.showMode(false);
+        ui.removeAttribute("data-preview");
+      }
+      void openHistory({ root, client, session, regions: () => regions });
+    },
   });
-  root.append(h("div", { class: "ui" }, toolbar.element, ...bar.elements));
+  const ui = h("div", { class: "ui" }, toolbar.element, ...bar.elements);
+  root.append(ui);
   document.body.append(host);
+  const giveRoomBack = keepRoomForBar(bar.bar, host, ui, () => {
+    if (!toolbar.element.hidden) toolbar.place();
+  });
+  const previewSwitch = createPreview(
+    () => regions,
+    (region) => session.valueOf(region.path, region.pointer),
+  );
+  const stopFollowing = followLinksOnModifiedClick(() => previewSwitch.on);
 
   const onUnload = (event: BeforeUnloadEvent) => {
     if (session.count === 0) return;
@@ -283,14 +330,14 @@ async function open(client: Client): Promise<void> {
     ...document.querySelectorAll<HTMLElement>("[data-inpage-page]"),
   ];
   if (containers.length === 0) {
-    session.setStatus("No editable regions on this page", "error");
+    session.setStatus(text("noRegions"), "error");
     return;
   }
   let read: Array<{ path: string; version: string; base: PageObject }>;
   // Without the edit cookie there is no session: ask first, read after,
   // so that no request fails before the editor has logged in.
   if (!hasEditCookie(document.cookie)) {
-    session.setStatus("Log in to edit", "clean");
+    session.setStatus(text("logInToEdit"), "clean");
     if (!await askLogin(root, client)) return close();
   }
   while (true) {
@@ -304,16 +351,16 @@ async function open(client: Client): Promise<void> {
       break;
     } catch (error) {
       if (error instanceof EditorError && error.code === "unauthorized") {
-        session.setStatus("Log in to edit", "clean");
+        session.setStatus(text("logInToEdit"), "clean");
         if (!await askLogin(root, client)) return close();
         continue;
       }
       session.setAlert(
         error instanceof EditorError
           ? failureSentence(error)
-          : "The editor could not start on this page.",
+          : text("cannotStart"),
       );
-      session.setStatus("Not ready", "error");
+      session.setStatus(text("notReady"), "error");
       return;
     }
   }
@@ -326,7 +373,10 @@ async function open(client: Client): Promise<void> {
     leave: () => session.seal(),
     richFocus: (region: Region) => {
       working = region;
-      if (region.rich) toolbar.show(region.rich, region.element);
+      if (!region.rich) return;
+      toolbar.show(region.rich, region.element);
+      reveal(region.element, bar.bar, toolbar.element.offsetHeight + 10);
+      toolbar.place();
     },
     richSelection: (region: Region) => {
       if (region.rich && toolbar.active === region.rich) toolbar.update();
@@ -342,9 +392,11 @@ async function open(client: Client): Promise<void> {
     otherFocus: (region: Region) => {
       working = region;
       toolbar.hide();
+      reveal(region.element, bar.bar);
     },
-    replaceImage: (region: Region, image: HTMLImageElement | null) =>
-      void replaceImage(region, image),
+    replaceImage: (region: Region, image: HTMLImageElement | null) => {
+      if (!previewSwitch.on) void replaceImage(region, image);
+    },
   };
 
   const replaceImage = async (
@@ -365,40 +417,27 @@ async function open(client: Client): Promise<void> {
       format,
     );
     if (!prepared) return;
-    try {
-      const stored = await session.whileBusy(
-        "Uploading the image…",
-        () =>
-          client.upload(
-            new File([prepared.blob], `${prepared.name}.${format.extension}`, {
-              type: format.type,
-            }),
-            prepared.name,
-          ),
-      );
-      // The chosen image itself until publish: the site's own address for
-      // it (an image component's) exists only once it renders the page.
-      region.preview?.(prepared.blob, stored.src);
-      if (image) {
-        image.width = stored.width;
-        image.height = stored.height;
-      }
-      session.change(region.path, region.pointer, {
-        ...media,
-        src: stored.src,
-        width: stored.width,
-        height: stored.height,
-        alt: prepared.alt,
-      });
-      session.seal();
-    } catch (error) {
-      session.setStatus("Not uploaded", "error");
-      session.setAlert(
-        error instanceof EditorError
-          ? failureSentence(error)
-          : "Something went wrong. Your changes are kept.",
-      );
+    // The image stays in the session (and IndexedDB) until its page is
+    // published: the page shows it at once from its object URL (the site's
+    // own address for it exists only once it renders the page).
+    const src = session.images.add(
+      prepared.blob,
+      `${prepared.name}.${prepared.extension}`,
+    );
+    region.preview?.(prepared.blob, src);
+    if (image) {
+      image.width = prepared.width;
+      image.height = prepared.height;
     }
+    session.change(region.path, region.pointer, {
+      ...media,
+      src,
+      width: prepared.width,
+      height: prepared.height,
+      alt: prepared.alt,
+    });
+    session.seal();
+    if (prepared.fallback) session.setAlert(prepared.fallback);
   };
 
   for (const [index, container] of containers.entries()) {
@@ -496,28 +535,28 @@ async function open(client: Client): Promise<void> {
   showMarks();
   toolbar.element.addEventListener("click", () => queueMicrotask(showMarks));
 
-  for (const { path } of read) await offerDraft(path);
+  for (const { path } of read) {
+    await session.reviveImages(path);
+    await offerDraft(path);
+  }
+  keepPublishedAcrossReloads(session);
   returnFocus();
 
   async function offerDraft(path: string): Promise<void> {
     const offer = session.draftOffer(path);
     if (!offer) return;
     if (offer.kind === "same") {
-      const time = new Date(offer.draft.savedAt).toLocaleString();
+      const time = new Date(offer.draft.savedAt).toLocaleString(
+        document.documentElement.lang || undefined,
+      );
       const count = offer.draft.changes.size;
       const answer = await showDialog(
         root,
-        messageDialog("Restore unsaved changes?", [
-          h(
-            "p",
-            {},
-            `You have ${count} unsaved change${
-              count === 1 ? "" : "s"
-            } on this page from ${time}, not yet published.`,
-          ),
+        messageDialog(text("restoreTitle"), [
+          h("p", {}, plural("restoreText", count, { time })),
         ], [
-          { label: "Discard them", value: "discard", kind: "danger" },
-          { label: "Restore", value: "restore", kind: "primary" },
+          { label: text("discardThem"), value: "discard", kind: "danger" },
+          { label: text("restore"), value: "restore", kind: "primary" },
         ]),
       );
       if (answer === "restore") session.restoreDraft(path, offer);
@@ -546,6 +585,8 @@ async function open(client: Client): Promise<void> {
     document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>
       s !== pageSheet
     );
+    giveRoomBack();
+    stopFollowing();
     host.remove();
     started = false;
   }

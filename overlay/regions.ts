@@ -12,6 +12,7 @@
 import { IMAGES_FOLDER } from "../lib/wire/names.ts";
 import { fieldName, isWithin } from "./session/pointer.ts";
 import { createRichText, type RichText } from "./rich_text.ts";
+import { text } from "./i18n/mod.ts";
 
 /** A page container and the values its file holds as read. */
 export interface RegionPage {
@@ -115,7 +116,10 @@ const textRegion: RegionMaker = (page, element, pointer, hooks) => {
   element.contentEditable = "plaintext-only";
   element.spellcheck = true;
   element.setAttribute("role", "textbox");
-  element.setAttribute("aria-label", `Edit ${fieldName(pointer)}`);
+  element.setAttribute(
+    "aria-label",
+    text("editField", { field: fieldName(pointer) }),
+  );
   const onInput = () => hooks.change(region, element.textContent ?? "");
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "Enter") event.preventDefault();
@@ -168,9 +172,7 @@ const htmlRegion: RegionMaker = (page, element, pointer, hooks) => {
     element,
     typeof value === "string" ? value : "",
     {
-      label: `Edit ${
-        fieldName(pointer)
-      } (rich text: Alt+F10 for the toolbar, Ctrl+K for a link)`,
+      label: text("editRichField", { field: fieldName(pointer) }),
       onChange: (html) => {
         // An untouched field keeps its stored markup, even where the
         // editor would write it differently.
@@ -203,7 +205,10 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
     : element.querySelector("img");
   element.tabIndex = 0;
   element.setAttribute("role", "button");
-  element.setAttribute("aria-label", `Replace image: ${fieldName(pointer)}`);
+  element.setAttribute(
+    "aria-label",
+    text("replaceImageField", { field: fieldName(pointer) }),
+  );
   const onKey = (event: KeyboardEvent) => {
     if (event.key === "Enter" || event.key === " ") {
       event.preventDefault();
@@ -293,7 +298,9 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
       if (typeof media.alt === "string") image.alt = media.alt;
     },
     preview(chosen, src) {
-      const url = previews.get(src) ?? URL.createObjectURL(chosen);
+      // A chosen image kept until publish is named by its object URL.
+      const url = previews.get(src) ??
+        (src.startsWith("blob:") ? src : URL.createObjectURL(chosen));
       previews.set(src, url);
       showUrl(url, src);
     },

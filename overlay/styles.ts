@@ -23,28 +23,39 @@ button:disabled { opacity: .55; cursor: default; }
 button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
 .bar { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: 16px; margin-inline: auto; width: max-content; display: flex; align-items: center; gap: 10px; flex-wrap: wrap; max-width: calc(100vw - 24px); padding: 10px 12px; background: #111827; color: #f9fafb; border-radius: 10px; box-shadow: 0 10px 30px rgba(0,0,0,.3); }
 .bar .title { font-weight: 700; letter-spacing: .01em; }
-.bar .status { min-width: 11em; }
+.bar .status { min-width: 9em; }
 .bar .status[data-state="dirty"] { color: #fcd34d; }
 .bar .status[data-state="published"] { color: #86efac; }
 .bar .status[data-state="error"] { color: #fca5a5; }
+.bar .detail { color: #d1d5db; font-size: 13px; max-width: 16em; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .bar .hint { color: #d1d5db; font-size: 13px; max-width: 16em; }
 .bar .hint[hidden] { display: none; }
 .bar .who { color: #d1d5db; font-size: 13px; }
+@media (max-width: 1360px) { .bar .hint { display: none; } }
 .bar label { display: flex; align-items: center; gap: 6px; }
-.bar input { width: 16em; max-width: 40vw; padding: 6px 8px; border-radius: 6px; border: 1px solid #6b7280; background: #1f2937; color: #f9fafb; }
+.bar input { width: 12em; max-width: 40vw; padding: 6px 8px; border-radius: 6px; border: 1px solid #6b7280; background: #1f2937; color: #f9fafb; }
 .bar input::placeholder { color: #9ca3af; }
 .bar button { background: #374151; color: #f9fafb; border-color: #6b7280; }
 .bar button:hover { background: #4b5563; }
 .bar button.primary { background: #2563eb; border-color: #2563eb; }
 .bar button.primary:hover { background: #1d4ed8; }
-.alert { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: 84px; margin-inline: auto; width: min(600px, calc(100vw - 24px)); padding: 12px 14px; border-radius: 10px; background: #fef2f2; color: #7f1d1d; border: 1px solid #fca5a5; box-shadow: 0 8px 24px rgba(0,0,0,.2); display: flex; gap: 12px; align-items: flex-start; }
+.alert { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: calc(var(--inpage-bar-space, 76px) + 8px); margin-inline: auto; width: min(600px, calc(100vw - 24px)); max-height: 40vh; overflow: auto; padding: 12px 14px; border-radius: 10px; background: #fef2f2; color: #7f1d1d; border: 1px solid #fca5a5; box-shadow: 0 8px 24px rgba(0,0,0,.2); display: flex; gap: 12px; align-items: flex-start; }
 .alert[hidden] { display: none; }
 .alert p { margin: 0; flex: 1; }
 .bar .group { display: inline-flex; gap: 6px; }
-.problems { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: 84px; margin-inline: auto; width: min(600px, calc(100vw - 24px)); max-height: 30vh; overflow: auto; padding: 10px 14px; border-radius: 10px; background: #fff7ed; color: #7c2d12; border: 1px solid #fdba74; box-shadow: 0 8px 24px rgba(0,0,0,.2); }
+.bar .extra { display: inline-flex; align-items: center; gap: 10px; flex-wrap: wrap; }
+.bar .more { display: none; }
+.bar .minimise:empty::before { content: "▾"; font-size: 16px; line-height: 1; }
+.bar .minimise:empty { min-width: 34px; padding-inline: 8px; }
+.bar .modes button[aria-pressed="true"] { background: #f9fafb; color: #111827; border-color: #f9fafb; font-weight: 600; }
+.bar[data-minimised] { left: auto; right: 12px; margin: 0; padding: 6px 8px; gap: 8px; }
+.bar[data-minimised] > :not(.status):not(.minimise) { display: none !important; }
+.bar[data-minimised] .status { min-width: 0; }
+.ui[data-preview] .misfit, .ui[data-preview] .restore-field { display: none !important; }
+.problems { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: calc(var(--inpage-bar-space, 76px) + 8px); margin-inline: auto; width: min(600px, calc(100vw - 24px)); max-height: 30vh; overflow: auto; padding: 10px 14px; border-radius: 10px; background: #fff7ed; color: #7c2d12; border: 1px solid #fdba74; box-shadow: 0 8px 24px rgba(0,0,0,.2); }
 .problems ul { margin: 0; padding-left: 18px; }
 .problems button.link { background: none; border: none; padding: 0; min-height: 0; color: #7c2d12; font-weight: 700; text-decoration: underline; }
-.problems:not([hidden]) + .alert { bottom: calc(84px + min(30vh, 120px)); }
+.problems:not([hidden]) + .alert { bottom: calc(var(--inpage-bar-space, 76px) + 16px + min(30vh, 120px)); }
 .toolbar { position: fixed; z-index: 2147483646; display: flex; gap: 2px; padding: 4px; background: #fff; border: 1px solid #d1d5db; border-radius: 8px; box-shadow: 0 6px 18px rgba(0,0,0,.18); }
 .toolbar[hidden] { display: none; }
 .toolbar { flex-wrap: wrap; max-width: calc(100vw - 8px); }
@@ -63,6 +74,8 @@ dialog input[type="text"], dialog input[type="password"], dialog input[type="url
 dialog .hint { color: #4b5563; font-size: 13px; font-weight: 400; }
 dialog .error { color: #b91c1c; font-weight: 600; }
 dialog .error:empty { display: none; }
+dialog .note { color: #92400e; background: #fffbeb; border: 1px solid #fcd34d; border-radius: 6px; padding: 6px 10px; }
+dialog .note:empty { display: none; }
 dialog .actions { display: flex; gap: 8px; justify-content: flex-end; flex-wrap: wrap; }
 dialog ul { margin: 0; padding-left: 20px; }
 dialog h3 { margin: 0 0 6px; font-size: 15px; }
@@ -75,7 +88,21 @@ dialog[aria-invalid], dialog input[aria-invalid="true"] { border-color: #b91c1c;
 .clash button[aria-pressed="true"] { background: #dbeafe; border-color: #1d4ed8; color: #1e3a8a; font-weight: 600; }
 @media (max-width: 480px) { .clash .sides { grid-template-columns: 1fr; } }
 dialog { max-height: calc(100vh - 24px); overflow: auto; }
-@media (max-width: 480px) { .bar { gap: 6px; padding: 8px; bottom: 8px; } .bar .hint { display: none; } .bar .title { display: none; } }
+@media (max-width: 640px) {
+  .bar { left: 0; right: 0; bottom: 0; width: auto; max-width: none; margin: 0; border-radius: 10px 10px 0 0; gap: 6px; padding: 6px 8px calc(6px + env(safe-area-inset-bottom)); flex-wrap: nowrap; }
+  .bar .hint, .bar .title, .bar .detail { display: none; }
+  .bar .status { flex: 1 1 auto; min-width: 0; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+  .bar button { min-height: 40px; padding: 6px 10px; }
+  .bar .extra, .bar .modes { display: none; }
+  .bar .more:not([hidden]) { display: inline-block; }
+  .bar[data-expanded] { flex-wrap: wrap; }
+  .bar[data-expanded] .extra:not([hidden]) { display: flex; order: -2; width: 100%; gap: 6px; }
+  .bar[data-expanded] .modes:not([hidden]) { display: inline-flex; order: -1; flex-basis: 100%; }
+  .bar .extra label { flex: 1 1 100%; order: 1; }
+  .bar .extra input { flex: 1; width: auto; max-width: none; }
+  .bar[data-minimised] { left: auto; right: 8px; bottom: 8px; border-radius: 10px; }
+  .toolbar button { min-height: 40px; min-width: 40px; }
+}
 .crop { height: min(420px, 45vh, 75vw); background: #f3f4f6; border-radius: 8px; overflow: hidden; }
 .crop img { display: block; max-width: 100%; }
 .ratios { display: flex; gap: 6px; flex-wrap: wrap; align-items: center; }

@@ -22,6 +22,7 @@
 
 import { fieldName, getPointer } from "./pointer.ts";
 import { parsePointer } from "../../lib/wire/pointer.ts";
+import { plural, text, type TextKey } from "../i18n/mod.ts";
 
 /** How a region shows a field. */
 export type FieldKind = "text" | "html" | "image" | "list";
@@ -34,12 +35,12 @@ export interface FieldMisfit {
   sentence: string;
 }
 
-/** What each kind of region edits, in words. */
-const WANTED: Readonly<Record<FieldKind, string>> = {
-  text: "text",
-  html: "rich text",
-  image: "an image (a media object with src, width, height and alt)",
-  list: "a list",
+/** What each kind of region edits, in words (the table's key). */
+const WANTED: Readonly<Record<FieldKind, TextKey>> = {
+  text: "wantText",
+  html: "wantRichText",
+  image: "wantImage",
+  list: "wantList",
 };
 
 /**
@@ -51,14 +52,14 @@ const WANTED: Readonly<Record<FieldKind, string>> = {
 export function describeValue(value: unknown): string {
   if (typeof value === "string") {
     const shown = value.length > 40 ? `${value.slice(0, 39)}…` : value;
-    return `text (“${shown}”)`;
+    return text("heldText", { text: shown });
   }
-  if (Array.isArray(value)) return "a list";
-  if (value === null) return "null";
-  if (typeof value === "object") return "an object";
-  if (typeof value === "number") return "a number";
-  if (typeof value === "boolean") return "true or false";
-  return "nothing";
+  if (Array.isArray(value)) return text("heldList");
+  if (value === null) return text("heldNull");
+  if (typeof value === "object") return text("heldObject");
+  if (typeof value === "number") return text("heldNumber");
+  if (typeof value === "boolean") return text("heldBoolean");
+  return text("heldNothing");
 }
 
 /**
@@ -105,20 +106,27 @@ export function fieldFit(
     const tokens = safeTokens(pointer);
     const key = tokens.at(-1);
     const parent = pointer.slice(0, pointer.lastIndexOf("/"));
-    const holder = parent === "" ? "The page file" : `“${fieldName(parent)}”`;
     return {
       reason: "missing",
       sentence: key === undefined
-        ? `The pointer “${pointer}” is not a JSON Pointer: this region cannot be edited.`
-        : `${holder} has no “${key}”: check the pointer “${pointer}” in the template. This region cannot be edited.`,
+        ? text("regionNotPointer", { pointer })
+        : parent === ""
+        ? text("regionMissing", { key, pointer })
+        : text("regionMissingIn", {
+          parent: fieldName(parent),
+          key,
+          pointer,
+        }),
     };
   }
   if (fitsKind(value, kind)) return undefined;
   return {
     reason: "kind",
-    sentence: `“${fieldName(pointer)}” holds ${describeValue(value)}, not ${
-      WANTED[kind]
-    }: this region cannot be edited.`,
+    sentence: text("regionMismatch", {
+      field: fieldName(pointer),
+      value: describeValue(value),
+      wanted: text(WANTED[kind]),
+    }),
   };
 }
 
@@ -169,15 +177,15 @@ export function misfitReport(
   misfits: readonly Misfit[],
 ): { title: string; lines: string[] } | undefined {
   if (misfits.length === 0) return undefined;
-  const count = misfits.length;
   return {
-    title: `@inpage/editor: ${count} region${
-      count === 1 ? "" : "s"
-    } cannot be edited (${
-      count === 1 ? "its pointer does" : "their pointers do"
-    } not name a value of ${count === 1 ? "its" : "their"} kind)`,
+    title: plural("regionsNotEditable", misfits.length),
     lines: misfits.map((misfit) =>
-      `data-inpage-${misfit.kind}="${misfit.pointer}" in ${misfit.path}: ${misfit.sentence}`
+      text("regionNotEditableLine", {
+        attribute: `data-inpage-${misfit.kind}`,
+        pointer: misfit.pointer,
+        path: misfit.path,
+        sentence: misfit.sentence,
+      })
     ),
   };
 }

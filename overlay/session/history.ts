@@ -21,6 +21,7 @@
 
 import type { HistoryAnswer, PageObject } from "../../client/mod.ts";
 import { escapeToken } from "../../lib/wire/pointer.ts";
+import { text } from "../i18n/mod.ts";
 import { getPointer } from "./pointer.ts";
 import { sameValue } from "./values.ts";
 
@@ -164,9 +165,11 @@ export function whenText(
  */
 export function bannerSentence(entry: HistoryEntry, when: string): string {
   const message = entry.message.trim();
-  return `Viewing the version of ${when} by ${entry.author}${
-    message === "" ? "" : ` — ${message}`
-  }`;
+  return text(message === "" ? "historyViewing" : "historyViewingMessage", {
+    when,
+    author: entry.author,
+    message,
+  });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

@@ -17,6 +17,7 @@
  */
 
 import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
+import { text } from "../i18n/mod.ts";
 
 /** The attribute on the page container that chooses the format. */
 export const IMAGE_FORMAT_ATTRIBUTE: string = INPAGE_ATTRIBUTES.imageFormat;
@@ -57,7 +58,9 @@ export function imageFormat(
   if (Object.hasOwn(IMAGE_FORMATS, key)) return { format: IMAGE_FORMATS[key]! };
   return {
     format: webp,
-    warning:
-      `@inpage/editor: ${IMAGE_FORMAT_ATTRIBUTE}="${value}" names no format the overlay writes (webp, jpeg or png): new images are WebP.`,
+    warning: text("imageFormatUnknown", {
+      attribute: IMAGE_FORMAT_ATTRIBUTE,
+      value,
+    }),
   };
 }

@@ -25,6 +25,7 @@
 
 import { type Client, EditorError, type PageObject } from "../../client/mod.ts";
 import { failureSentence, problemSentence } from "../messages.ts";
+import { plural, text } from "../i18n/mod.ts";
 import {
   linkProblem,
   linksIn,
@@ -52,6 +53,7 @@ import {
   isWithin,
   setPointer,
 } from "./pointer.ts";
+import { ChosenImages, chosenIn, type ImageStore } from "./images.ts";
 import { applyChanges, sameValue } from "./values.ts";
 
 export type { FieldKind };
@@ -124,6 +126,14 @@ export type PublishOutcome =
   /** Refused or failed: the status, alert and problems say why. */
   | { kind: "failed"; error: unknown };
 
+/** A publish, as the bar shows it. */
+export interface Published {
+  /** The commit message typed (empty: the server's default). */
+  message: string;
+  /** When, in milliseconds since the epoch. */
+  at: number;
+}
+
 /** A draft on offer when a page is opened. */
 export type DraftOffer =
   /** Made against the version read now. */
@@ -139,15 +149,23 @@ interface Step {
   after: Map<string, unknown>;
 }
 
-/** The calls of the browser client a publish needs. */
-export type PublishClient = Pick<Client, "read" | "publish">;
+/**
+ * The calls of the browser client a publish needs (`upload` for the
+ * chosen images, when there are some).
+ */
+export type PublishClient =
+  & Pick<Client, "read" | "publish">
+  & Partial<Pick<Client, "upload">>;
 
 /** An edit session: see the module doc. */
 export class EditSession {
   /** The pages being edited. */
   readonly pages: PageEdit[] = [];
   /** The status the bar shows. */
-  status: { text: string; tone: Tone } = { text: "Loading…", tone: "loading" };
+  status: { text: string; tone: Tone } = {
+    text: text("loading"),
+    tone: "loading",
+  };
   /** The alert above the bar, if any. */
   alert: string | undefined;
   /** The commit message typed for the next publish. */
@@ -156,8 +174,12 @@ export class EditSession {
   busy = false;
   /** The problems found, by the server or the overlay. */
   problems: Problem[] = [];
+  /** The last publish, while the status says "Published". */
+  published: Published | undefined;
   readonly #store: DraftStore | undefined;
   readonly #now: () => number;
+  /** The images chosen and not published yet. */
+  readonly images: ChosenImages;
   readonly #listeners = new Set<(event: SessionEvent) => void>();
   #done: Step[] = [];
   #undone: Step[] = [];
@@ -168,10 +190,47 @@ export class EditSession {
    *
    * @param store where drafts are kept (`localStorage`); none: not kept
    * @param now the clock drafts are stamped with
+   * @param images where chosen images are kept (IndexedDB); default: memory
    */
-  constructor(store?: DraftStore, now: () => number = Date.now) {
+  constructor(
+    store?: DraftStore,
+    now: () => number = Date.now,
+    images?: ImageStore,
+  ) {
     this.#store = store;
     this.#now = now;
+    this.images = new ChosenImages(images);
+  }
+
+  /**
+   * Reads back the images a page's draft names (after a reload), under new
+   * object URLs, and rewrites the draft with them. Call before
+   * {@linkcode EditSession.draftOffer}.
+   *
+   * @param path the page path
+   */
+  async reviveImages(path: string): Promise<void> {
+    if (!this.#store) return;
+    const draft = loadDraft(this.#store, path);
+    if (!draft) return;
+    const renamed = await this.images.revive(
+      [...draft.changes.values()].flatMap(chosenIn),
+    );
+    if (renamed.size === 0) return;
+    const rename = (value: unknown): unknown =>
+      JSON.parse(
+        JSON.stringify(value),
+        (key, inner) =>
+          key === "src" && typeof inner === "string" && renamed.has(inner)
+            ? renamed.get(inner)
+            : inner,
+      );
+    saveDraft(this.#store, path, {
+      ...draft,
+      changes: new Map(
+        [...draft.changes].map(([at, value]) => [at, rename(value)]),
+      ),
+    });
   }
 
   /**
@@ -386,9 +445,10 @@ export class EditSession {
     for (const page of this.pages) {
       if (this.#store) clearDraft(this.#store, page.path);
     }
+    this.images.forget();
     this.#done = [];
     this.#undone = [];
-    this.setStatus("No unsaved changes", "clean");
+    this.setStatus(text("noChanges"), "clean");
   }
 
   /**
@@ -552,14 +612,14 @@ export class EditSession {
     this.problems = this.problems.filter((problem) => problem.local);
     const dirty = this.pages.filter((page) => page.changes.size > 0);
     if (dirty.length === 0) {
-      this.setStatus("Nothing to publish", "clean");
+      this.setStatus(text("nothingToPublish"), "clean");
       return { kind: "nothing" };
     }
     const stray = this.strayChanges();
     if (stray.length > 0) return this.#refuseStray(stray);
     let current: PageEdit | undefined;
     try {
-      return await this.whileBusy("Publishing…", async () => {
+      return await this.whileBusy(text("publishing"), async () => {
         for (const page of dirty) {
           current = page;
           await this.#publishPage(client, page, page.base);
@@ -601,7 +661,7 @@ export class EditSession {
     this.#rebase(page, fresh, resolved.changes);
     this.#emit({ type: "values", path });
     if (this.count === 0) {
-      this.setStatus("Nothing left to publish: their version is kept", "clean");
+      this.setStatus(text("nothingLeft"), "clean");
       return { kind: "nothing" };
     }
     return await this.publish(client);
@@ -637,6 +697,17 @@ export class EditSession {
     page: PageEdit,
     base: PageObject,
   ): Promise<void> {
+    // Chosen images go up now, just before the page that names them.
+    const chosen = [...page.changes.values()].flatMap(chosenIn);
+    for (const [at, value] of page.changes) {
+      if (chosenIn(value).length === 0) continue;
+      if (!client.upload) throw new Error("this client cannot upload");
+      const upload = client.upload.bind(client);
+      page.changes.set(
+        at,
+        await this.images.upload(value, (file, name) => upload(file, name)),
+      );
+    }
     const content = applyChanges(base, page.changes);
     const message = this.message.trim();
     const { version } = await client.publish({
@@ -648,6 +719,7 @@ export class EditSession {
     page.version = version;
     page.base = content;
     page.changes = new Map();
+    this.images.forget(chosen);
     this.#forget(page.path);
     if (this.#store) clearDraft(this.#store, page.path);
     this.#check(page);
@@ -670,9 +742,7 @@ export class EditSession {
           path: page.path,
           at: pointer,
           reason: "missing",
-          sentence: `The page file has no “${
-            fieldName(pointer)
-          }”: this change would add a key that the site does not show. Undo it or fix the template's pointer.`,
+          sentence: text("strayKey", { field: fieldName(pointer) }),
           local: true,
         });
       }
@@ -690,27 +760,37 @@ export class EditSession {
       ...stray,
     ];
     this.status = {
-      text: "Not published: a change names nothing in the page file",
+      text: text("notPublishedStray"),
       tone: "error",
     };
-    this.setAlert(
-      `Nothing was published. ${stray[0]!.sentence}`,
-    );
+    this.setAlert(text("nothingPublished", { sentence: stray[0]!.sentence }));
     return { kind: "failed", error: new Error("stray key") };
   }
 
   #published(): PublishOutcome {
+    const message = this.message.trim();
     this.message = "";
-    this.status = { text: "Published", tone: "published" };
-    this.#state();
+    this.showPublished({ message, at: this.#now() });
     return { kind: "published" };
+  }
+
+  /**
+   * Shows "Published" with what was published (after a publish, or on the
+   * next page view after the site reloaded itself).
+   *
+   * @param published the commit message and the time of the publish
+   */
+  showPublished(published: Published): void {
+    this.published = published;
+    this.status = { text: text("published"), tone: "published" };
+    this.#state();
   }
 
   async #conflict(
     client: PublishClient,
     page: PageEdit,
   ): Promise<PublishOutcome> {
-    this.setStatus("Not published: someone published meanwhile", "error");
+    this.setStatus(text("notPublishedConflict"), "error");
     try {
       const read = await client.read(page.path);
       const fresh = {
@@ -726,8 +806,8 @@ export class EditSession {
 
   #fail(error: unknown, page: PageEdit | undefined): PublishOutcome {
     if (!(error instanceof EditorError)) {
-      this.status = { text: "Not published", tone: "error" };
-      this.setAlert("Something went wrong. Your changes are kept.");
+      this.status = { text: text("notPublished"), tone: "error" };
+      this.setAlert(text("somethingWrong"));
       return { kind: "failed", error };
     }
     if (error.code === "invalid_content" && page) {
@@ -744,28 +824,26 @@ export class EditSession {
       ];
       const first = found[0];
       this.status = {
-        text: found.length > 1
-          ? `Not published: ${found.length} fields were refused`
-          : "Not published: a field was refused",
+        text: plural("notPublishedRefused", found.length),
         tone: "error",
       };
       this.setAlert(
         found.length > 1
-          ? `${found.length} fields were refused. Each is outlined with its reason.`
+          ? plural("refusedFields", found.length)
           : first && page.fields.size > 0 && this.#regionOf(page, first.at)
-          ? `The highlighted field was refused. ${first.sentence}`
-          : `The page was refused. ${first?.sentence ?? ""}`.trim(),
+          ? text("refusedHighlighted", { sentence: first.sentence })
+          : text("refusedPage", { sentence: first?.sentence ?? "" }).trim(),
       );
       return { kind: "failed", error };
     }
     if (error.code === "unauthorized") {
-      this.setStatus("Not published: log in again", "error");
+      this.setStatus(text("notPublishedLogIn"), "error");
       return { kind: "unauthorized" };
     }
     this.status = {
       text: error.code === "rate_limited"
-        ? "Not published: wait a moment"
-        : "Not published",
+        ? text("notPublishedWait")
+        : text("notPublished"),
       tone: "error",
     };
     this.setAlert(failureSentence(error));
@@ -875,12 +953,13 @@ export class EditSession {
     if (this.busy) return this.#state();
     const count = this.count;
     if (count > 0) {
+      this.published = undefined;
       this.status = {
-        text: `${count} unsaved change${count === 1 ? "" : "s"}`,
+        text: plural("unsaved", count),
         tone: "dirty",
       };
     } else if (this.status.tone !== "published") {
-      this.status = { text: "No unsaved changes", tone: "clean" };
+      this.status = { text: text("noChanges"), tone: "clean" };
     }
     this.#state();
   }

@@ -11,6 +11,7 @@
 
 import type { Choice, MergeField } from "../session/merge.ts";
 import { fieldName } from "../session/pointer.ts";
+import { plural, text } from "../i18n/mod.ts";
 import { h, messageDialog, showDialog } from "../ui.ts";
 
 /** What the person decided. */
@@ -20,15 +21,17 @@ export type ConflictAnswer =
 
 /** A value in words: rich text as its text, an image as its file name. */
 function shown(value: unknown): string {
-  if (value === undefined) return "(gone)";
+  if (value === undefined) return text("valueGone");
   if (typeof value === "string") {
     const template = document.createElement("template");
     template.innerHTML = value;
-    const text = (template.content.textContent ?? "").trim();
-    return text === "" ? "(empty)" : text;
+    const words = (template.content.textContent ?? "").trim();
+    return words === "" ? text("valueEmpty") : words;
   }
   if (typeof value === "object" && value !== null && "src" in value) {
-    return `Image ${String((value as { src: unknown }).src)}`;
+    const src = String((value as { src: unknown }).src);
+    if (src.startsWith("blob:")) return text("valueNewImage");
+    return text("valueImage", { src });
   }
   return JSON.stringify(value);
 }
@@ -62,7 +65,7 @@ export async function askConflict(
             other.setAttribute("aria-pressed", String(other === button));
           }
         },
-      }, side === "mine" ? "Use mine" : "Use theirs");
+      }, side === "mine" ? text("useMine") : text("useTheirs"));
       return button;
     });
     return h(
@@ -75,14 +78,14 @@ export async function askConflict(
         h(
           "div",
           { class: "side" },
-          h("span", { class: "who" }, "Theirs"),
+          h("span", { class: "who" }, text("theirs")),
           h("p", {}, shown(field.theirs)),
           buttons[0],
         ),
         h(
           "div",
           { class: "side" },
-          h("span", { class: "who" }, "Mine"),
+          h("span", { class: "who" }, text("mine")),
           h("p", {}, shown(field.mine)),
           buttons[1],
         ),
@@ -91,24 +94,18 @@ export async function askConflict(
   });
   const kept = fields.length - clashes.length;
   const dialog = messageDialog(
-    draft ? "Restore unsaved changes?" : "Someone published meanwhile",
+    draft ? text("restoreTitle") : text("conflictTitle"),
     [
       h(
         "p",
         {},
-        draft
-          ? "You have unsaved changes on this page, made before someone else published it."
-          : "This page was published by someone else while you were editing it. Your changes are not published yet, and they are kept.",
+        draft ? text("draftOlderText") : text("conflictText"),
       ),
       kept > 0 &&
       h(
         "p",
         {},
-        `Keep mine publishes ${
-          kept === 1 ? "this change" : `these ${kept} changes`
-        } of yours on top of their version, as nobody else changed ${
-          kept === 1 ? "that field" : "those fields"
-        }:`,
+        plural("keepMineList", kept),
       ),
       kept > 0 &&
       h(
@@ -127,24 +124,24 @@ export async function askConflict(
       h(
         "p",
         {},
-        "Both of you changed the fields below. Choose which version to keep for each.",
+        text("bothChanged"),
       ),
       ...rows,
     ],
     draft
       ? [
-        { label: "Discard them", value: "discard", kind: "danger" },
-        { label: "Keep mine", value: "keep", kind: "primary" },
+        { label: text("discardThem"), value: "discard", kind: "danger" },
+        { label: text("keepMine"), value: "keep", kind: "primary" },
       ]
       : [
-        { label: "Cancel", value: "cancel" },
-        { label: "Reload", value: "reload", kind: "danger" },
-        { label: "Keep mine", value: "keep", kind: "primary" },
+        { label: text("cancel"), value: "cancel" },
+        { label: text("reload"), value: "reload", kind: "danger" },
+        { label: text("keepMine"), value: "keep", kind: "primary" },
       ],
     (value) =>
       value === "keep" &&
         clashes.some((field) => !field.gone && !choices.has(field.pointer))
-        ? "Choose “Use mine” or “Use theirs” for each field."
+        ? text("chooseEach")
         : undefined,
   );
   dialog.classList.add("wide");

@@ -71,7 +71,7 @@ export async function showHistory(
   kit: HistoryKit,
 ): Promise<void> {
   const { root, client, session } = context;
-  const { h, showDialog } = kit;
+  const { h, showDialog, text } = kit;
   const { addEntries, whenText } = kit.logic;
   if (previewing || session.pages.length === 0) return;
   if (!sheets) {
@@ -86,10 +86,14 @@ export async function showHistory(
   let path = session.pages[0]!.path;
   let entries: HistoryEntry[] = [];
   let chosen: { entry: HistoryEntry; page: PageObject } | undefined;
-  const list = h("ol", { "aria-label": "Publishes, newest first" });
-  const note = h("p", { class: "note hint", role: "status" }, "Loading…");
-  const older = h("button", { type: "button", hidden: true }, "Older");
-  const title = h("h2", { id: "inpage-history-title" }, "History");
+  const list = h("ol", { "aria-label": text("historyList") });
+  const note = h("p", { class: "note hint", role: "status" }, text("loading"));
+  const older = h(
+    "button",
+    { type: "button", hidden: true },
+    text("historyOlder"),
+  );
+  const title = h("h2", { id: "inpage-history-title" }, text("history"));
   const picker = session.pages.length > 1
     ? h(
       "select",
@@ -107,13 +111,9 @@ export async function showHistory(
       { class: "body" },
       title,
       picker
-        ? h("label", {}, "Page file", picker)
+        ? h("label", {}, text("historyPageFile"), picker)
         : h("p", { class: "page hint" }, path),
-      h(
-        "p",
-        { class: "hint" },
-        "Choose a publish to see that version in place.",
-      ),
+      h("p", { class: "hint" }, text("historyHint")),
       list,
       note,
       h(
@@ -123,7 +123,7 @@ export async function showHistory(
         h("button", {
           type: "button",
           onclick: () => dialog.close("cancel"),
-        }, "Close"),
+        }, text("close")),
       ),
     ),
   );
@@ -145,10 +145,10 @@ export async function showHistory(
             h("span", { class: "when" }, whenText(entry.date)),
             h("span", { class: "who" }, entry.author),
             entry.message.trim() === ""
-              ? h("span", { class: "what none" }, "No message")
+              ? h("span", { class: "what none" }, text("historyNoMessage"))
               : h("span", { class: "what" }, entry.message),
             index === 0 && entry.version === current &&
-              h("span", { class: "tag" }, "Current version"),
+              h("span", { class: "tag" }, text("historyCurrent")),
           ),
         )
       ),
@@ -157,7 +157,7 @@ export async function showHistory(
 
   const load = async (before?: string) => {
     older.disabled = true;
-    note.textContent = "Loading…";
+    note.textContent = text("loading");
     try {
       const answer = await client.history(path, before);
       const next = addEntries(
@@ -166,25 +166,23 @@ export async function showHistory(
       );
       entries = next.entries;
       older.hidden = !next.more;
-      note.textContent = entries.length === 0
-        ? "This page has no publishes yet."
-        : "";
+      note.textContent = entries.length === 0 ? text("historyEmpty") : "";
       render();
     } catch (error) {
-      note.textContent = kit.sentence(error, "The history could not be read.");
+      note.textContent = kit.sentence(error, text("historyReadFailed"));
     } finally {
       older.disabled = false;
     }
   };
 
   const choose = async (entry: HistoryEntry) => {
-    note.textContent = "Loading that version…";
+    note.textContent = text("historyLoadingVersion");
     try {
       const { content } = await client.readAt(path, entry.commit);
       chosen = { entry, page: JSON.parse(content) as PageObject };
       dialog.close("preview");
     } catch (error) {
-      note.textContent = kit.sentence(error, "That version could not be read.");
+      note.textContent = kit.sentence(error, text("historyVersionFailed"));
     }
   };
 
@@ -219,7 +217,7 @@ function preview(
   pageSheet: CSSStyleSheet,
 ): void {
   const { root, session } = context;
-  const { h, fieldName } = kit;
+  const { h, fieldName, text, plural } = kit;
   const { bannerSentence, previewFields, restoreField, restorePage, whenText } =
     kit.logic;
   const ui = root.querySelector(".ui");
@@ -288,13 +286,13 @@ function preview(
       h(
         "button",
         { type: "button", onclick: () => leave() },
-        "Back to current",
+        text("historyBack"),
       ),
       h("button", {
         type: "button",
         class: "primary",
         onclick: () => restoreAll(),
-      }, "Restore this version"),
+      }, text("historyRestoreVersion")),
     ),
     note,
   );
@@ -305,10 +303,10 @@ function preview(
     const button = h("button", {
       type: "button",
       class: "restore-field",
-      "aria-label": `Restore this field: ${name}`,
+      "aria-label": text("historyRestoreFieldOf", { field: name }),
       hidden: true,
       onclick: () => restoreOne(region),
-    }, "Restore this field");
+    }, text("historyRestoreField"));
     buttons.set(region, button);
   }
   ui.append(banner, ...buttons.values());
@@ -324,10 +322,8 @@ function preview(
     const differ = all.filter((field) => field.differs).length;
     if (restored.size === 0) {
       note.textContent = differ === 0
-        ? "Every field shown here holds what it holds now."
-        : `${differ} field${
-          differ === 1 ? " differs" : "s differ"
-        } from now, outlined; each has “Restore this field”.`;
+        ? text("historySame")
+        : plural("historyDiffer", differ);
     }
     for (const [index, field] of all.entries()) {
       const region = regions[index]!;
@@ -337,12 +333,14 @@ function preview(
       const done = !field.differs && restored.has(field.pointer);
       button.hidden = !field.differs && !done;
       button.disabled = done;
-      button.textContent = done ? "Restored" : "Restore this field";
+      button.textContent = text(
+        done ? "historyRestored" : "historyRestoreField",
+      );
       button.setAttribute(
         "aria-label",
-        `${done ? "Restored" : "Restore this field"}: ${
-          fieldName(field.pointer)
-        }`,
+        text(done ? "historyRestoredOf" : "historyRestoreFieldOf", {
+          field: fieldName(field.pointer),
+        }),
       );
     }
     place();
@@ -378,13 +376,15 @@ function preview(
   const restoreOne = (region: Region) => {
     const field = fields().find((field) => field.pointer === region.pointer);
     if (!field) return;
-    message(`Restore ${fieldName(field.pointer)} as of ${when}`);
+    message(
+      text("historyFieldMessage", { field: fieldName(field.pointer), when }),
+    );
     if (session.changeAll(path, restoreField(field))) {
       restored.add(field.pointer);
       display();
-      note.textContent = `“${
-        fieldName(field.pointer)
-      }” restored as an unsaved change. Go back to the current version to publish it.`;
+      note.textContent = text("historyFieldRestored", {
+        field: fieldName(field.pointer),
+      });
       buttons.get(region)?.focus();
     }
   };
@@ -394,11 +394,10 @@ function preview(
     // The page now, unsaved changes included.
     const changes = restorePage(session.valueOf(path, ""), version);
     if (changes.size === 0) {
-      note.textContent =
-        "This version holds what the page holds now: nothing to restore.";
+      note.textContent = text("historyNothing");
       return;
     }
-    message(`Restore the version of ${when} by ${entry.author}`);
+    message(text("historyVersionMessage", { when, author: entry.author }));
     if (session.changeAll(path, changes)) leave();
   };
 

@@ -3,7 +3,9 @@
  * Image replacement: pick a file, crop it with Cropper.js, scale it to at
  * most 2,400 px on its longer side and convert it in a canvas to the format
  * the site chose (WebP unless `data-inpage-image-format` says `jpeg` or
- * `png`).
+ * `png`); where the browser cannot make that format (its canvas gives PNG
+ * when asked for WebP), to JPEG, or PNG for an image with transparent
+ * parts, and the dialog says so.
  *
  * @module
  */
@@ -14,6 +16,7 @@ import {
   type ImageFormat,
   imageFormat,
 } from "../session/image_format.ts";
+import { text, type TextKey } from "../i18n/mod.ts";
 import { h, showDialog } from "../ui.ts";
 
 /** Cropper.js's style sheet, made when the cropper first loads. */
@@ -46,8 +49,13 @@ export function imageFormatOf(container: Element | null): ImageFormat {
 
 /** A cropped and converted image, ready to upload. */
 export interface PreparedImage {
-  /** The image's bytes, in the chosen format. */
+  /**
+   * The image's bytes, in the chosen format, or JPEG or PNG where that
+   * format cannot be made.
+   */
   blob: Blob;
+  /** The file name's extension for its type (`webp`, `jpg`, `png`). */
+  extension: string;
   /** A name derived from the chosen file's. */
   name: string;
   /** The alternative text. */
@@ -56,10 +64,12 @@ export interface PreparedImage {
   width: number;
   /** Its height in pixels. */
   height: number;
+  /** When WebP could not be made: the sentence saying which format it is. */
+  fallback?: string;
 }
 
-const RATIOS: Array<[string, number]> = [
-  ["Free", Number.NaN],
+const RATIOS: Array<[TextKey | string, number]> = [
+  ["cropFree", Number.NaN],
   ["16:9", 16 / 9],
   ["4:3", 4 / 3],
   ["1:1", 1],
@@ -81,6 +91,11 @@ export async function chooseImage(
   let cropper: Cropper | undefined;
   let fileName = "image";
   const error = h("p", { class: "error", role: "alert" });
+  /** Says which format the image is saved in when the chosen one cannot be made. */
+  const note = h("p", { class: "note", role: "status" });
+  const canMake = canEncode(format.type);
+  /** Whether the chosen image has transparent pixels. */
+  let transparent = false;
   const picture = h("img", { alt: "" });
   const crop = h("div", { class: "crop", hidden: true }, picture);
   const file = h("input", {
@@ -92,7 +107,7 @@ export async function chooseImage(
     class: "primary",
     type: "submit",
     value: "apply",
-  }, "Crop and upload");
+  }, text("useImage"));
   let ready = false;
   /** Applied as soon as the cropper is ready (Enter pressed before). */
   let pending = false;
@@ -106,7 +121,7 @@ export async function chooseImage(
           other.setAttribute("aria-pressed", String(other === button));
         }
       },
-    }, label);
+    }, label === "cropFree" ? text("cropFree") : label);
     return button;
   });
   const ratios = h(
@@ -114,15 +129,15 @@ export async function chooseImage(
     {
       class: "ratios",
       role: "group",
-      "aria-label": "Crop shape",
+      "aria-label": text("cropShape"),
       hidden: true,
     },
-    h("span", {}, "Crop shape:"),
+    h("span", {}, text("cropShapeLabel")),
     ...ratioButtons,
     h(
       "span",
       { class: "hint" },
-      "Drag the frame or its corners to choose what to keep.",
+      text("cropHint"),
     ),
   );
   file.addEventListener("change", () => {
@@ -143,8 +158,7 @@ export async function chooseImage(
       try {
         part = await import("../cropper.ts");
       } catch {
-        error.textContent =
-          "The cropper could not be loaded: check the connection and choose the file again.";
+        error.textContent = text("cropperFailed");
         return;
       }
       const { Cropper, CROPPER_CSS } = part;
@@ -161,13 +175,19 @@ export async function chooseImage(
         background: false,
         ready: () => {
           ready = true;
+          transparent = hasTransparency(picture);
+          void canMake.then((yes) => {
+            note.textContent = yes ? "" : text(
+              transparent ? "fallbackPng" : "fallbackJpeg",
+              { format: format.label },
+            );
+          });
           if (pending) dialog.close("apply");
         },
       });
     }, { once: true });
     picture.addEventListener("error", () => {
-      error.textContent =
-        "This file could not be read as an image: choose a JPEG, PNG or WebP file.";
+      error.textContent = text("notAnImage");
     }, { once: true });
   });
   const form = h("form", { method: "dialog", novalidate: true });
@@ -177,16 +197,16 @@ export async function chooseImage(
     form,
   );
   form.append(
-    h("h2", { id: "inpage-image-title" }, "Replace image"),
+    h("h2", { id: "inpage-image-title" }, text("imageTitle")),
     h(
       "label",
       {},
-      "Image file",
+      text("imageFile"),
       file,
       h(
         "span",
         { class: "hint" },
-        `JPEG, PNG or WebP. It is cropped, scaled to at most 2,400 px and saved as ${format.label}.`,
+        text("imageFileHint", { format: format.label }),
       ),
     ),
     ratios,
@@ -194,14 +214,11 @@ export async function chooseImage(
     h(
       "label",
       {},
-      "Alt text",
+      text("altText"),
       altInput,
-      h(
-        "span",
-        { class: "hint" },
-        "Describes the image for people who cannot see it.",
-      ),
+      h("span", { class: "hint" }, text("altHint")),
     ),
+    note,
     error,
     h(
       "div",
@@ -209,7 +226,7 @@ export async function chooseImage(
       h("button", {
         type: "button",
         onclick: () => dialog.close("cancel"),
-      }, "Cancel"),
+      }, text("cancel")),
       apply,
     ),
   );
@@ -218,7 +235,7 @@ export async function chooseImage(
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (picture.getAttribute("src") === null) {
-      error.textContent = "Choose an image file first.";
+      error.textContent = text("chooseFirst");
       file.focus();
       return;
     }
@@ -239,12 +256,23 @@ export async function chooseImage(
       imageSmoothingQuality: "high",
     });
     const scaled = fitCanvas(canvas, LONG_SIDE_MAX);
-    const blob = await new Promise<Blob | null>((resolve) =>
-      scaled.toBlob(resolve, format.type, format.quality)
-    );
-    if (!blob || blob.type !== format.type) return undefined;
+    const fallbackType = transparent ? "image/png" : "image/jpeg";
+    const type = await canMake ? format.type : fallbackType;
+    let blob = await encode(scaled, type, format.quality);
+    if (blob?.type !== type && type === format.type) {
+      // Said it could, then could not: the fallback after all.
+      blob = await encode(scaled, fallbackType, format.quality);
+    }
+    if (!blob || !EXTENSIONS[blob.type]) return undefined;
     return {
       blob,
+      extension: EXTENSIONS[blob.type]!,
+      ...(blob.type === format.type ? {} : {
+        fallback: text(
+          blob.type === "image/png" ? "fallbackPng" : "fallbackJpeg",
+          { format: format.label },
+        ),
+      }),
       name: fileName,
       alt: altInput.value,
       width: scaled.width,
@@ -278,4 +306,56 @@ export function fitCanvas(
   context.imageSmoothingQuality = "high";
   context.drawImage(canvas, 0, 0, copy.width, copy.height);
   return copy;
+}
+
+const EXTENSIONS: Readonly<Record<string, string>> = {
+  "image/webp": "webp",
+  "image/jpeg": "jpg",
+  "image/png": "png",
+};
+
+function encode(
+  canvas: HTMLCanvasElement,
+  type: string,
+  quality = 0.86,
+): Promise<Blob | null> {
+  return new Promise((resolve) => canvas.toBlob(resolve, type, quality));
+}
+
+/**
+ * Whether this browser's canvas makes an image type (some give PNG when
+ * asked for WebP).
+ *
+ * @param type the MIME type, such as `image/webp`
+ * @returns whether an image of that type asked for is one
+ */
+export async function canEncode(type: string): Promise<boolean> {
+  const canvas = document.createElement("canvas");
+  canvas.width = canvas.height = 1;
+  return (await encode(canvas, type))?.type === type;
+}
+
+/**
+ * Whether an image has a pixel that is not fully opaque (looked at on a
+ * copy at most 256 px a side).
+ *
+ * @param image a loaded image
+ * @returns whether it has transparency
+ */
+export function hasTransparency(image: HTMLImageElement): boolean {
+  const scale = Math.min(
+    1,
+    256 / Math.max(image.naturalWidth, image.naturalHeight, 1),
+  );
+  const canvas = document.createElement("canvas");
+  canvas.width = Math.max(1, Math.round(image.naturalWidth * scale));
+  canvas.height = Math.max(1, Math.round(image.naturalHeight * scale));
+  const context = canvas.getContext("2d", { willReadFrequently: true });
+  if (!context) return false;
+  context.drawImage(image, 0, 0, canvas.width, canvas.height);
+  const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+  for (let index = 3; index < data.length; index += 4) {
+    if (data[index]! < 255) return true;
+  }
+  return false;
 }

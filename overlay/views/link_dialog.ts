@@ -11,6 +11,7 @@
 import { linkProblem } from "../session/checks.ts";
 import { reasonSentence } from "../messages.ts";
 import type { RichText } from "../rich_text.ts";
+import { text } from "../i18n/mod.ts";
 import { h, messageDialog, showDialog } from "../ui.ts";
 
 /**
@@ -30,7 +31,7 @@ export async function editLink(
   const hint = h(
     "span",
     { class: "hint", id: "inpage-link-hint" },
-    "A page of the site (/about), a #section, or an https:, mailto: or tel: address.",
+    text("addressHint"),
   );
   const href = h("input", {
     type: "text",
@@ -45,21 +46,21 @@ export async function editLink(
   });
   href.addEventListener("input", () => href.removeAttribute("aria-invalid"));
   const dialog = messageDialog(
-    "Link",
+    text("linkTitle"),
     [
-      h("label", {}, "Address", href, hint),
-      h("label", {}, "Title (optional)", title),
+      h("label", {}, text("address"), href, hint),
+      h("label", {}, text("linkTitleField"), title),
     ],
     [
-      { label: "Cancel", value: "cancel" },
-      { label: "Remove link", value: "remove", kind: "danger" },
-      { label: "Apply", value: "apply", kind: "primary" },
+      { label: text("cancel"), value: "cancel" },
+      { label: text("removeLink"), value: "remove", kind: "danger" },
+      { label: text("apply"), value: "apply", kind: "primary" },
     ],
     (value) => {
       if (value !== "apply") return undefined;
       const address = href.value.trim();
       const refusal = address === ""
-        ? "Type an address, or press Remove link."
+        ? text("typeAddress")
         : linkProblem(address)
         ? reasonSentence("link")
         : undefined;

@@ -9,6 +9,7 @@
 
 import { type Client, EditorError } from "../../client/mod.ts";
 import { failureSentence, retrySentence } from "../messages.ts";
+import { text } from "../i18n/mod.ts";
 import { h, showDialog } from "../ui.ts";
 
 /**
@@ -29,18 +30,22 @@ export async function askLogin(
     autocomplete: "current-password",
   });
   const error = h("p", { class: "error", role: "alert" }, notice ?? "");
-  const submit = h("button", { class: "primary", type: "submit" }, "Log in");
+  const submit = h(
+    "button",
+    { class: "primary", type: "submit" },
+    text("logIn"),
+  );
   const dialog = h("dialog", { "aria-labelledby": "inpage-login-title" });
   const form = h(
     "form",
     { novalidate: true },
-    h("h2", { id: "inpage-login-title" }, "Log in to edit this site"),
+    h("h2", { id: "inpage-login-title" }, text("loginTitle")),
     h(
       "label",
       {},
-      "Site key",
+      text("siteKey"),
       key,
-      h("span", { class: "hint" }, "The key the site's owner gave you."),
+      h("span", { class: "hint" }, text("siteKeyHint")),
     ),
     error,
     h(
@@ -49,14 +54,14 @@ export async function askLogin(
       h("button", {
         type: "button",
         onclick: () => dialog.close("cancel"),
-      }, "Cancel"),
+      }, text("cancel")),
       submit,
     ),
   );
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     if (key.value === "") {
-      error.textContent = "Type the site key.";
+      error.textContent = text("typeKey");
       key.focus();
       return;
     }
@@ -68,11 +73,13 @@ export async function askLogin(
     } catch (failure) {
       error.textContent = failure instanceof EditorError
         ? failure.code === "unauthorized"
-          ? "This key is not right. Check it and try again."
+          ? text("wrongKey")
           : failure.code === "rate_limited"
-          ? `Too many attempts. ${retrySentence(failure.retryAfter)}`
+          ? text("tooManyAttempts", {
+            retry: retrySentence(failure.retryAfter),
+          })
           : failureSentence(failure)
-        : "Logging in failed.";
+        : text("loginFailed");
       submit.disabled = false;
       key.select();
     }

@@ -10,6 +10,7 @@
  */
 
 import type { RichText } from "../rich_text.ts";
+import { text, type TextKey } from "../i18n/mod.ts";
 import { h } from "../ui.ts";
 import { editLink } from "./link_dialog.ts";
 
@@ -17,10 +18,10 @@ import { editLink } from "./link_dialog.ts";
 export interface ToolbarAction {
   /** The mark or node it toggles (`aria-pressed` follows it), or a name. */
   name: string;
-  /** What the button shows. */
+  /** What the button shows: a glyph, or the key of a word. */
   glyph: string;
-  /** Its accessible name, with its shortcut. */
-  label: string;
+  /** The key of its accessible name, with its shortcut. */
+  label: TextKey;
   /** An inline style for the glyph. */
   style?: string;
   /** Only in fields that hold paragraphs and lists. */
@@ -39,40 +40,40 @@ const chain = (rich: RichText) => rich.editor.chain().focus();
 export const TOOLBAR_ACTIONS: readonly ToolbarAction[] = [
   {
     name: "bold",
-    glyph: "B",
-    label: "Bold (Ctrl+B)",
+    glyph: "glyphBold",
+    label: "bold",
     style: "font-weight:700",
     toggle: true,
     run: (r) => chain(r).toggleBold().run(),
   },
   {
     name: "italic",
-    glyph: "I",
-    label: "Italic (Ctrl+I)",
+    glyph: "glyphItalic",
+    label: "italic",
     style: "font-style:italic",
     toggle: true,
     run: (r) => chain(r).toggleItalic().run(),
   },
   {
     name: "underline",
-    glyph: "U",
-    label: "Underline (Ctrl+U)",
+    glyph: "glyphUnderline",
+    label: "underline",
     style: "text-decoration:underline",
     toggle: true,
     run: (r) => chain(r).toggleUnderline().run(),
   },
   {
     name: "strike",
-    glyph: "S",
-    label: "Strikethrough",
+    glyph: "glyphStrike",
+    label: "strike",
     style: "text-decoration:line-through",
     toggle: true,
     run: (r) => chain(r).toggleStrike().run(),
   },
   {
     name: "small",
-    glyph: "small",
-    label: "Small print",
+    glyph: "glyphSmall",
+    label: "small",
     style: "font-size:12px",
     toggle: true,
     run: (r) => chain(r).toggleMark("small").run(),
@@ -80,21 +81,21 @@ export const TOOLBAR_ACTIONS: readonly ToolbarAction[] = [
   {
     name: "subscript",
     glyph: "x₂",
-    label: "Subscript",
+    label: "subscript",
     toggle: true,
     run: (r) => chain(r).toggleMark("subscript").run(),
   },
   {
     name: "superscript",
     glyph: "x²",
-    label: "Superscript",
+    label: "superscript",
     toggle: true,
     run: (r) => chain(r).toggleMark("superscript").run(),
   },
   {
     name: "bulletList",
-    glyph: "• List",
-    label: "Bulleted list",
+    glyph: "glyphList",
+    label: "bulletList",
     blocks: true,
     toggle: true,
     group: true,
@@ -102,8 +103,8 @@ export const TOOLBAR_ACTIONS: readonly ToolbarAction[] = [
   },
   {
     name: "orderedList",
-    glyph: "1. List",
-    label: "Numbered list",
+    glyph: "glyphNumbered",
+    label: "orderedList",
     blocks: true,
     toggle: true,
     run: (r) => chain(r).toggleOrderedList().run(),
@@ -111,21 +112,21 @@ export const TOOLBAR_ACTIONS: readonly ToolbarAction[] = [
   {
     name: "indent",
     glyph: "→",
-    label: "Indent list item (Ctrl+])",
+    label: "indent",
     blocks: true,
     run: (r) => chain(r).sinkListItem("listItem").run(),
   },
   {
     name: "outdent",
     glyph: "←",
-    label: "Outdent list item (Ctrl+[)",
+    label: "outdent",
     blocks: true,
     run: (r) => chain(r).liftListItem("listItem").run(),
   },
   {
     name: "link",
-    glyph: "Link",
-    label: "Add or edit a link (Ctrl+K)",
+    glyph: "glyphLink",
+    label: "link",
     group: true,
     run: (r, root) => void editLink(root, r),
   },
@@ -139,14 +140,17 @@ export class Toolbar {
   active: RichText | undefined;
   #region: HTMLElement | undefined;
   readonly #root: ShadowRoot;
+  readonly #bottom: () => number;
 
   /**
    * Builds the toolbar.
    *
    * @param root the overlay's shadow root, for the link dialog
+   * @param bottom where the space for the toolbar ends (the bar's top)
    */
-  constructor(root: ShadowRoot) {
+  constructor(root: ShadowRoot, bottom: () => number = () => innerHeight) {
     this.#root = root;
+    this.#bottom = bottom;
     this.element = this.#build();
     const follow = () => {
       if (!this.element.hidden) this.place();
@@ -219,18 +223,55 @@ export class Toolbar {
     this.#rove(this.#buttons()[0]);
   }
 
-  /** Places the toolbar above the region, or below when there is no room. */
+  /**
+   * Places the toolbar where it covers neither the region nor the bar:
+   * above the region, or below it, or else just above the bar; where it
+   * can, where it covers no other region either. It always lies inside the
+   * viewport (it wraps on a narrow screen).
+   */
   place(): void {
-    if (!this.#region) return;
-    const box = this.#region.getBoundingClientRect();
+    const region = this.#region;
+    if (!region) return;
+    const box = region.getBoundingClientRect();
     const height = this.element.offsetHeight;
-    const top = box.top - height - 10 >= 0
-      ? box.top - height - 10
-      : box.bottom + 10;
-    this.element.style.top = `${Math.max(4, top)}px`;
-    this.element.style.left = `${
-      Math.max(4, Math.min(box.left, innerWidth - this.element.offsetWidth - 4))
-    }px`;
+    const width = this.element.offsetWidth;
+    const bottom = this.#bottom() - 6;
+    const left = Math.max(4, Math.min(box.left, innerWidth - width - 4));
+    const clamp = (top: number) => Math.max(4, Math.min(top, bottom - height));
+    const candidates = [
+      box.top - height - 10,
+      box.bottom + 10,
+      bottom - height,
+    ].filter((top) => top >= 4 && top + height <= bottom).map(clamp);
+    /** How much of a box the toolbar covers at a top, in square pixels. */
+    const covered = (top: number, other: DOMRect) =>
+      Math.max(
+        0,
+        Math.min(left + width, other.right) - Math.max(left, other.left),
+      ) *
+      Math.max(
+        0,
+        Math.min(top + height, other.bottom) - Math.max(top, other.top),
+      );
+    const others = [
+      ...document.querySelectorAll<HTMLElement>(
+        "[data-inpage-text],[data-inpage-html],[data-inpage-image]",
+      ),
+    ].filter((other) => !other.contains(region) && !region.contains(other))
+      .map((other) => other.getBoundingClientRect());
+    // Never over the region itself; over as little of the others as can be.
+    let top = clamp(bottom - height);
+    let least = Infinity;
+    for (const candidate of candidates) {
+      if (covered(candidate, box) > 0) continue;
+      const area = others.reduce(
+        (sum, other) => sum + covered(candidate, other),
+        0,
+      );
+      if (area < least) [top, least] = [candidate, area];
+    }
+    this.element.style.top = `${top}px`;
+    this.element.style.left = `${left}px`;
   }
 
   /** Hides the toolbar. */
@@ -240,10 +281,14 @@ export class Toolbar {
     this.#region = undefined;
   }
 
-  /** Shows which marks and lists are active at the selection. */
+  /**
+   * Shows which marks and lists are active at the selection, and places
+   * the toolbar again (the region may have grown).
+   */
   update(): void {
     const editor = this.active?.editor;
     if (!editor) return;
+    this.place();
     for (
       const item of this.element.querySelectorAll<HTMLElement>("[data-command]")
     ) {
@@ -264,8 +309,8 @@ export class Toolbar {
         type: "button",
         tabindex: "-1",
         "data-command": action.name,
-        "aria-label": action.label,
-        title: action.label,
+        "aria-label": text(action.label),
+        title: text(action.label),
         "aria-pressed": action.toggle ? "false" : undefined,
         onmousedown: (event: Event) => event.preventDefault(),
         onclick: (event: Event) => {
@@ -274,7 +319,9 @@ export class Toolbar {
           if (rich) action.run(rich, this.#root);
           this.update();
         },
-        "data-glyph": action.glyph,
+        "data-glyph": action.glyph.startsWith("glyph")
+          ? text(action.glyph as TextKey)
+          : action.glyph,
         style: action.style,
       }));
     }
@@ -283,7 +330,7 @@ export class Toolbar {
       {
         class: "toolbar",
         role: "toolbar",
-        "aria-label": "Text formatting",
+        "aria-label": text("toolbarLabel"),
         hidden: true,
       },
       ...items,

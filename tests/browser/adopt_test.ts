@@ -65,8 +65,8 @@ Deno.test("in Chromium: before login ?edit makes no failed request and logs no e
   assert.deepEqual(seen.failed, []);
   assert.deepEqual(seen.console.filter((m) => m.type === "error"), []);
   await logIn(page, site);
-  // After login: the page's read, and who is logged in (for the bar).
-  await page.locator(".bar .who").filter({ hasText: /\S/ }).waitFor();
+  // Then who is logged in, asked once the edit cookie is set.
+  await page.getByText("Logged in as").waitFor();
   assert.deepEqual(seen.api, [
     "POST /api/auth",
     "GET /api/content",
@@ -138,19 +138,28 @@ Deno.test("in Chromium: regions that do not fit are outlined and not editable, w
       .map((m) => m.type),
     ["startGroupCollapsed", "warning", "warning", "endGroup"],
   );
+  // Preview shows the page as a visitor sees it: the notes go too.
+  const note = page.getByRole("note").filter({
+    hasText: "has no “descripton”",
+  });
+  await page.getByRole("button", { name: "Preview", exact: true }).click();
+  await note.waitFor({ state: "hidden" });
+  await page.getByRole("button", { name: "Edit", exact: true }).click();
+  await note.waitFor();
   await typo.click();
   await page.keyboard.type("x");
   assert.equal(await typo.textContent(), "A mistyped pointer");
   await page.screenshot({ path: join(ARTIFACTS, "adopt-flagged.png") });
 
-  // A new image: PNG, as the container says, and shown as chosen.
+  // A new image: PNG, as the container says, and shown as chosen (kept in
+  // the session until publish).
   const image = page.locator('[data-inpage-image="/image"]');
   await image.click();
   await page.getByLabel("Image file").setInputFiles(IMAGE);
-  await page.getByText("saved as PNG.").waitFor();
-  await page.locator("button:enabled", { hasText: "Crop and upload" })
+  await page.getByText("saved as PNG;").waitFor();
+  await page.locator("button:enabled", { hasText: "Use this image" })
     .waitFor();
-  await page.getByRole("button", { name: "Crop and upload" }).click();
+  await page.getByRole("button", { name: "Use this image" }).click();
   await page.getByRole("status").filter({ hasText: "1 unsaved change" })
     .waitFor();
   const shown = await image.evaluate((node) => {
@@ -169,19 +178,18 @@ Deno.test("in Chromium: regions that do not fit are outlined and not editable, w
   });
   assert.match(shown.src ?? "", /^blob:/);
   assert.equal(shown.srcset, null);
-  assert.match(shown.stored ?? "", /^hills-at-dawn-[0-9a-f]{12}\.png$/);
-  const stored = await Deno.readFile(
-    join(site.root, "public/images", shown.stored!),
-  );
-  assert.deepEqual(
-    [...stored.subarray(0, 8)],
-    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
-  );
+  assert.equal(shown.stored, shown.src);
   await page.getByPlaceholder("What did you change?").fill("PNG picture");
   await page.getByRole("button", { name: "Publish", exact: true }).click();
   await page.getByRole("status").filter({ hasText: "Published" }).waitFor();
   const home = await site.page();
-  assert.equal((home.image as Record<string, unknown>).src, shown.stored);
+  const src = String((home.image as Record<string, unknown>).src);
+  assert.match(src, /^hills-at-dawn-[0-9a-f]{12}\.png$/);
+  const stored = await Deno.readFile(join(site.root, "public/images", src));
+  assert.deepEqual(
+    [...stored.subarray(0, 8)],
+    [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  );
   assert.equal(Object.hasOwn(home, "descripton"), false);
   assert.deepEqual(seen.failed, []);
   assert.deepEqual(seen.console.filter((m) => m.type === "error"), []);

@@ -306,7 +306,7 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
         await page.getByLabel("Image file").setInputFiles(
           join(root, "public/images/workshop-5a7f13c8e0d2.png"),
         );
-        const apply = page.getByRole("button", { name: "Crop and upload" });
+        const apply = page.getByRole("button", { name: "Use this image" });
         await until(() => apply.isEnabled(), "the cropper to be ready");
         await keep(page, "astro-dev-image-dialog.png");
         await apply.click();

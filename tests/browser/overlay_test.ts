@@ -161,10 +161,10 @@ Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", as
   // 4. Replace the image with a real PNG, cropped square.
   await page.locator('[data-inpage-image="/image"]').click();
   await page.getByLabel("Image file").setInputFiles(IMAGE);
-  await page.locator("button:enabled", { hasText: "Crop and upload" })
+  await page.locator("button:enabled", { hasText: "Use this image" })
     .waitFor();
   await page.getByRole("button", { name: "1:1" }).click();
-  await page.getByRole("button", { name: "Crop and upload" }).click();
+  await page.getByRole("button", { name: "Use this image" }).click();
   await waitStatus(page, "1 unsaved change");
   await publish(page, "New picture");
   await waitStatus(page, "Published");
@@ -210,7 +210,8 @@ Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", as
   // …and on the same field the dialog shows both values, and "Use theirs"
   // keeps theirs.
   await theirs.reload();
-  await waitStatus(theirs, "No unsaved changes");
+  // Their last publish is still said after the reload (sessionStorage).
+  await waitStatus(theirs, "Published");
   await typeAtEnd(theirs, "/cta/text", " now");
   await publish(theirs, "Their button");
   await waitStatus(theirs, "Published");
@@ -424,7 +425,7 @@ Deno.test("in Chromium: axe-core finds no serious or critical violation in the o
   });
   await page.locator('[data-inpage-image="/image"]').click();
   await page.getByLabel("Image file").setInputFiles(IMAGE);
-  await page.locator("button:enabled", { hasText: "Crop and upload" })
+  await page.locator("button:enabled", { hasText: "Use this image" })
     .waitFor();
   await audit("image dialog");
   await page.getByRole("button", { name: "Cancel" }).click();

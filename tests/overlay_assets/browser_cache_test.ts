@@ -96,7 +96,7 @@ Deno.test("in Chromium: the overlay comes compressed under hashed names, the cro
   // Choosing an image brings the cropper, once.
   await page.locator('[data-inpage-image="/image"]').click();
   await page.getByLabel("Image file").setInputFiles(IMAGE);
-  await page.locator("button:enabled", { hasText: "Crop and upload" })
+  await page.locator("button:enabled", { hasText: "Use this image" })
     .waitFor();
   // The dialog takes the file before the cropper's part has arrived: wait
   // for its response to finish (at most 10 s).

@@ -1,0 +1,341 @@
+/**
+ * The overlay's interface in French, for pages whose `<html lang>` is `fr`
+ * (or `fr-CA`, `fr-BE`…). Same keys as the English table: a key left out
+ * fails `deno check`.
+ *
+ * @module
+ */
+
+import type { Strings } from "./en.ts";
+
+/** The French table. */
+export const fr: Strings = {
+  // La barre.
+  barLabel: "Éditeur de la page",
+  barTitle: "Modification",
+  loading: "Chargement…",
+  hint: "Cliquez ou touchez un texte ou une image encadrés pour le modifier.",
+  message: "Message",
+  messagePlaceholder: "Qu’avez-vous changé ?",
+  undo: "Annuler",
+  undoTitle: "Annuler (Ctrl+Z hors d’un champ)",
+  redo: "Rétablir",
+  redoTitle: "Rétablir (Maj+Ctrl+Z hors d’un champ)",
+  discardAll: "Tout abandonner",
+  publish: "Publier",
+  logOut: "Se déconnecter",
+  more: "Plus",
+  minimise: "Réduire",
+  showEditor: "Afficher l’éditeur",
+  mode: "Mode",
+  modeEdit: "Modifier",
+  modePreview: "Aperçu",
+  dismiss: "Fermer",
+  problemsLabel: "Problèmes à corriger",
+  followLink: "Ctrl+clic (⌘+clic sur Mac) suit le lien",
+
+  // L’état.
+  noChanges: "Aucune modification non enregistrée",
+  unsaved: {
+    one: "{count} modification non enregistrée",
+    other: "{count} modifications non enregistrées",
+  },
+  logInToEdit: "Connectez-vous pour modifier",
+  notReady: "Pas prêt",
+  noRegions: "Aucune zone modifiable sur cette page",
+  nothingToPublish: "Rien à publier",
+  publishing: "Publication…",
+  uploading: "Envoi de l’image…",
+  published: "Publié",
+  publishedDetail: "« {message} » à {time}",
+  publishedAt: "à {time}",
+  notPublished: "Non publié",
+  notUploaded: "Non envoyée",
+  notPublishedConflict: "Non publié : quelqu’un a publié entre-temps",
+  notPublishedLogIn: "Non publié : reconnectez-vous",
+  notPublishedWait: "Non publié : patientez un instant",
+  notPublishedRefused: {
+    one: "Non publié : un champ a été refusé",
+    other: "Non publié : {count} champs ont été refusés",
+  },
+  nothingLeft: "Plus rien à publier : leur version est gardée",
+  loggedInAgain: "Reconnecté : appuyez sur Publier",
+  notLoggedOut: "Pas déconnecté",
+
+  // Les alertes.
+  somethingWrong: "Un problème est survenu. Vos modifications sont gardées.",
+  logoutFailed: "La déconnexion a échoué.",
+  cannotStart: "L’éditeur n’a pas pu démarrer sur cette page.",
+  refusedFields: {
+    one: "{count} champ a été refusé. Il est encadré avec la raison.",
+    other: "{count} champs ont été refusés. Chacun est encadré avec sa raison.",
+  },
+  refusedHighlighted: "Le champ en surbrillance a été refusé. {sentence}",
+  refusedPage: "La page a été refusée. {sentence}",
+
+  // Les questions.
+  cancel: "Annuler",
+  youHaveUnsaved: {
+    one: "Vous avez {count} modification non enregistrée.",
+    other: "Vous avez {count} modifications non enregistrées.",
+  },
+  publishEmptyTitle: "Publier un champ vide ?",
+  publishEmptyText:
+    "Ces champs contenaient des mots et sont maintenant vides. Les visiteurs n’y verront rien.",
+  publishEmptyHeld: ", qui contenait « {value} »",
+  publishAnyway: "Publier quand même",
+  discardTitle: "Abandonner toutes les modifications non enregistrées ?",
+  discardAfter: "Elles ne pourront pas être récupérées.",
+  logoutTitle: "Se déconnecter avec des modifications non enregistrées ?",
+  logoutAnyway: "Se déconnecter quand même",
+  logoutAfter:
+    "Elles restent dans ce navigateur comme brouillon, proposé la prochaine fois que vous modifierez cette page.",
+  restoreTitle: "Restaurer les modifications non enregistrées ?",
+  restoreText: {
+    one:
+      "Vous avez {count} modification non enregistrée sur cette page, du {time}, pas encore publiée.",
+    other:
+      "Vous avez {count} modifications non enregistrées sur cette page, du {time}, pas encore publiées.",
+  },
+  discardThem: "Les abandonner",
+  restore: "Restaurer",
+
+  // La connexion.
+  loginTitle: "Connectez-vous pour modifier ce site",
+  siteKey: "Clé du site",
+  siteKeyHint: "La clé que le propriétaire du site vous a donnée.",
+  logIn: "Se connecter",
+  typeKey: "Saisissez la clé du site.",
+  wrongKey: "Cette clé n’est pas la bonne. Vérifiez-la et réessayez.",
+  tooManyAttempts: "Trop de tentatives. {retry}",
+  loginFailed: "La connexion a échoué.",
+  sessionEnded:
+    "Votre session a pris fin. Reconnectez-vous ; vos modifications sont gardées.",
+
+  // Le lien.
+  linkTitle: "Lien",
+  address: "Adresse",
+  addressHint:
+    "Une page du site (/about), une #section, ou une adresse https:, mailto: ou tel:.",
+  linkTitleField: "Titre (facultatif)",
+  removeLink: "Supprimer le lien",
+  apply: "Appliquer",
+  typeAddress: "Saisissez une adresse, ou appuyez sur Supprimer le lien.",
+
+  // L’image.
+  imageTitle: "Remplacer l’image",
+  imageFile: "Fichier image",
+  imageFileHint:
+    "JPEG, PNG ou WebP. Elle est recadrée, réduite à 2 400 px au plus et enregistrée en {format} ; elle est envoyée quand vous publiez.",
+  cropShape: "Forme du recadrage",
+  cropShapeLabel: "Forme du recadrage :",
+  cropFree: "Libre",
+  cropHint: "Déplacez le cadre ou ses coins pour choisir ce qui est gardé.",
+  useImage: "Utiliser cette image",
+  altText: "Texte alternatif",
+  altHint: "Décrit l’image pour les personnes qui ne la voient pas.",
+  chooseFirst: "Choisissez d’abord un fichier image.",
+  cropperFailed:
+    "L’outil de recadrage n’a pas pu être chargé : vérifiez la connexion et choisissez à nouveau le fichier.",
+  notAnImage:
+    "Ce fichier n’a pas pu être lu comme une image : choisissez un fichier JPEG, PNG ou WebP.",
+  convertFailed:
+    "Cette image n’a pas pu être convertie : choisissez un autre fichier.",
+  fallbackJpeg:
+    "Ce navigateur ne sait pas produire d’images {format} : l’image sera enregistrée en JPEG.",
+  fallbackPng:
+    "Ce navigateur ne sait pas produire d’images {format} : l’image a des parties transparentes et sera enregistrée en PNG.",
+
+  // Le conflit.
+  conflictTitle: "Quelqu’un a publié entre-temps",
+  conflictText:
+    "Quelqu’un d’autre a publié cette page pendant que vous la modifiiez. Vos modifications ne sont pas encore publiées, et elles sont gardées.",
+  draftOlderText:
+    "Vous avez des modifications non enregistrées sur cette page, faites avant que quelqu’un d’autre la publie.",
+  keepMineList: {
+    one:
+      "Garder les miennes publie cette modification par-dessus leur version, car personne d’autre n’a changé ce champ :",
+    other:
+      "Garder les miennes publie ces {count} modifications par-dessus leur version, car personne d’autre n’a changé ces champs :",
+  },
+  bothChanged:
+    "Vous avez tous deux changé les champs ci-dessous. Choisissez la version à garder pour chacun.",
+  chooseEach:
+    "Choisissez « Utiliser la mienne » ou « Utiliser la leur » pour chaque champ.",
+  theirs: "La leur",
+  mine: "La mienne",
+  useMine: "Utiliser la mienne",
+  useTheirs: "Utiliser la leur",
+  reload: "Recharger",
+  keepMine: "Garder les miennes",
+  valueGone: "(supprimé)",
+  valueEmpty: "(vide)",
+  valueImage: "Image {src}",
+  valueNewImage: "Une nouvelle image, pas encore envoyée",
+
+  // La barre de mise en forme.
+  toolbarLabel: "Mise en forme du texte",
+  bold: "Gras (Ctrl+B)",
+  italic: "Italique (Ctrl+I)",
+  underline: "Souligné (Ctrl+U)",
+  strike: "Barré",
+  small: "Petits caractères",
+  subscript: "Indice",
+  superscript: "Exposant",
+  bulletList: "Liste à puces",
+  orderedList: "Liste numérotée",
+  indent: "Augmenter le retrait (Ctrl+])",
+  outdent: "Diminuer le retrait (Ctrl+[)",
+  link: "Ajouter ou modifier un lien (Ctrl+K)",
+  glyphBold: "G",
+  glyphItalic: "I",
+  glyphUnderline: "S",
+  glyphStrike: "B",
+  glyphSmall: "petit",
+  glyphList: "• Liste",
+  glyphNumbered: "1. Liste",
+  glyphLink: "Lien",
+
+  // Les zones de la page.
+  editField: "Modifier {field}",
+  editRichField:
+    "Modifier {field} (texte riche : Alt+F10 pour la mise en forme, Ctrl+K pour un lien)",
+  replaceImageField: "Remplacer l’image : {field}",
+
+  // Listes, liens, panneau Page et texte alternatif.
+  addAfter: "Ajouter après",
+  remove: "Supprimer",
+  moveUp: "Monter",
+  moveDown: "Descendre",
+  drag: "Faire glisser pour déplacer",
+  itemAdded: "Élément ajouté en position {position}",
+  itemRemoved: "Élément supprimé",
+  itemMoved: "Déplacé en position {position} sur {count}",
+  editLink: "Modifier le lien",
+  page: "Page",
+  pageFields: "Champs de la page",
+  editAlt: "Texte alternatif",
+  decorative: "Image décorative",
+  decorativeHint: "Une image décorative a un texte alternatif vide.",
+  newFileNewAlt: "Une nouvelle image demande un nouveau texte alternatif.",
+
+  // Zones non modifiables (ticket 22).
+  regionNotPointer:
+    "Le pointeur « {pointer} » n’est pas un JSON Pointer : cette zone ne peut pas être modifiée.",
+  regionMissing:
+    "Le fichier de la page n’a pas de « {key} » : vérifiez le pointeur « {pointer} » dans le gabarit. Cette zone ne peut pas être modifiée.",
+  regionMissingIn:
+    "« {parent} » n’a pas de « {key} » : vérifiez le pointeur « {pointer} » dans le gabarit. Cette zone ne peut pas être modifiée.",
+  regionMismatch:
+    "« {field} » contient {value}, pas {wanted} : cette zone ne peut pas être modifiée.",
+  wantText: "du texte",
+  wantRichText: "du texte mis en forme",
+  wantImage: "une image (un objet média avec src, width, height et alt)",
+  wantList: "une liste",
+  heldText: "du texte (« {text} »)",
+  heldList: "une liste",
+  heldNull: "null",
+  heldObject: "un objet",
+  heldNumber: "un nombre",
+  heldBoolean: "vrai ou faux",
+  heldNothing: "rien",
+  regionsNotEditable: {
+    one:
+      "@inpage/editor : {count} zone ne peut pas être modifiée (son pointeur ne désigne pas une valeur de son type)",
+    other:
+      "@inpage/editor : {count} zones ne peuvent pas être modifiées (leurs pointeurs ne désignent pas une valeur de leur type)",
+  },
+  regionNotEditableLine: '{attribute}="{pointer}" dans {path} : {sentence}',
+  strayKey:
+    "Le fichier de la page n’a pas de « {field} » : cette modification ajouterait une clé que le site n’affiche pas. Annulez-la ou corrigez le pointeur du gabarit.",
+  notPublishedStray:
+    "Non publié : une modification ne désigne rien dans le fichier de la page",
+  nothingPublished: "Rien n’a été publié. {sentence}",
+  imageFormatUnknown:
+    '@inpage/editor : {attribute}="{value}" ne désigne aucun format que l’éditeur produit (webp, jpeg ou png) : les nouvelles images sont en WebP.',
+
+  // Qui est connecté, et l’historique (ticket 23).
+  loggedInAs: "Connecté en tant que {name}",
+  history: "Historique",
+  historyLoadFailed:
+    "L’historique n’a pas pu être chargé : vérifiez la connexion et réessayez.",
+  historyList: "Publications, la plus récente d’abord",
+  historyOlder: "Plus anciennes",
+  historyPageFile: "Fichier de la page",
+  historyHint: "Choisissez une publication pour voir cette version sur place.",
+  close: "Fermer",
+  historyNoMessage: "Sans message",
+  historyCurrent: "Version actuelle",
+  historyEmpty: "Cette page n’a encore aucune publication.",
+  historyReadFailed: "L’historique n’a pas pu être lu.",
+  historyLoadingVersion: "Chargement de cette version…",
+  historyVersionFailed: "Cette version n’a pas pu être lue.",
+  historyViewing: "Version du {when} par {author}",
+  historyViewingMessage: "Version du {when} par {author} — {message}",
+  historyBack: "Revenir à l’actuelle",
+  historyRestoreVersion: "Restaurer cette version",
+  historyRestoreField: "Restaurer ce champ",
+  historyRestoreFieldOf: "Restaurer ce champ : {field}",
+  historyRestored: "Restauré",
+  historyRestoredOf: "Restauré : {field}",
+  historySame:
+    "Chaque champ affiché ici contient ce qu’il contient maintenant.",
+  historyDiffer: {
+    one:
+      "{count} champ diffère de maintenant, encadré ; il a « Restaurer ce champ ».",
+    other:
+      "{count} champs diffèrent de maintenant, encadrés ; chacun a « Restaurer ce champ ».",
+  },
+  historyFieldMessage: "Restaurer {field} tel qu’au {when}",
+  historyFieldRestored:
+    "« {field} » restauré comme modification non enregistrée. Revenez à la version actuelle pour le publier.",
+  historyNothing:
+    "Cette version contient ce que la page contient maintenant : rien à restaurer.",
+  historyVersionMessage: "Restaurer la version du {when} par {author}",
+
+  // Pourquoi les règles refusent un champ.
+  reasonJson: "La page n’a pas pu être lue comme du JSON.",
+  reasonShape: "Ce champ contient un type de valeur incorrect.",
+  reasonDepth: "La page est imbriquée trop profondément.",
+  reasonSize: "La page contient trop de valeurs.",
+  reasonKey: "Un champ porte un nom non autorisé.",
+  reasonDuplicateKey: "Un nom de champ apparaît deux fois.",
+  reasonId: "Un id ne peut contenir que des lettres, des chiffres, - et _.",
+  reasonDuplicateId: "Deux parties de la page ont le même id.",
+  reasonMedia: "Cette image n’est pas une référence d’image valide.",
+  reasonLink:
+    "Ce lien n’est pas autorisé. Utilisez une page du site (/about), une #section, ou une adresse https:, http:, mailto: ou tel:.",
+  reasonMarkup: "Ce texte contient une mise en forme non autorisée.",
+  reasonNumber: "Un nombre ici ne peut pas être enregistré exactement.",
+  reasonEmpty: "Ce champ est maintenant vide.",
+  reasonOther: "Ce champ a été refusé par les règles des pages.",
+  reasonPlainMarkup:
+    "Le texte simple ne peut pas contenir « < » ni rien qui ressemble à du HTML : retirez-le.",
+
+  // Quand réessayer.
+  retryLater: "Réessayez dans quelques minutes.",
+  retrySeconds: {
+    one: "Réessayez dans {count} seconde.",
+    other: "Réessayez dans {count} secondes.",
+  },
+  retryMinutes: {
+    one: "Réessayez dans {count} minute (à {time}).",
+    other: "Réessayez dans {count} minutes (à {time}).",
+  },
+
+  // Les refus du serveur, en mots.
+  failRateLimited: "Trop de requêtes en peu de temps. {retry}",
+  failTooLarge:
+    "C’est trop volumineux pour être publié : réduisez la page ou l’image.",
+  failUnsupportedFormat:
+    "Ce format d’image n’est pas accepté : utilisez une image JPEG, PNG ou WebP de 1 à 10 000 pixels de côté.",
+  failNetwork:
+    "Le serveur est injoignable. Vos modifications sont gardées : réessayez dans un instant.",
+  failUnavailable:
+    "Le dépôt du site est injoignable. Vos modifications sont gardées : réessayez dans un instant.",
+  failBadRequest:
+    "Le serveur a refusé cette requête comme mal formée. Vos modifications sont gardées.",
+  failNotFound: "Ce fichier de page est introuvable dans le dépôt.",
+  failServer:
+    "Un problème est survenu sur le serveur. Vos modifications sont gardées : réessayez dans un instant.",
+};
