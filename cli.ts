@@ -18,8 +18,14 @@ import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { hashKeyCommand, KeyInputError } from "./cli/hash_key.ts";
 import { ServeError, startServe } from "./cli/serve.ts";
 import { checkCommand } from "./cli/check.ts";
+import { checkHtmlCommand } from "./cli/check_html.ts";
 import { VERSION } from "./lib/version.ts";
-import { IMAGES_FOLDER, PAGES_FOLDER, ROUTES } from "./lib/wire/names.ts";
+import {
+  IMAGES_FOLDER,
+  INPAGE_ATTRIBUTES,
+  PAGES_FOLDER,
+  ROUTES,
+} from "./lib/wire/names.ts";
 import type { ServeOptions } from "./cli/serve.ts";
 import type { HashKeyOptions } from "./cli/hash_key.ts";
 
@@ -33,6 +39,16 @@ export type { RunningServe, ServeIo, ServeOptions } from "./cli/serve.ts";
 export { hashKeyCommand } from "./cli/hash_key.ts";
 export { checkCommand, checkPages, formatFailure } from "./cli/check.ts";
 export type { CheckOptions, CheckReport, PageFailure } from "./cli/check.ts";
+export {
+  checkHtml,
+  checkHtmlCommand,
+  formatHtmlProblem,
+} from "./cli/check_html.ts";
+export type {
+  HtmlCheckOptions,
+  HtmlCheckReport,
+  HtmlProblem,
+} from "./cli/check_html.ts";
 export {
   contentTypeOf,
   createStaticSite,
@@ -202,6 +218,10 @@ function addCheck(program: Command, io: CliIo): void {
     ),
   );
   addLocalesOption(command)
+    .option(
+      "--html <dir>",
+      "check the regions of a built site (such as dist) against the page files instead",
+    )
     .addHelpText(
       "after",
       `
@@ -213,19 +233,32 @@ file: pointer: reason (detail), on standard output.
 
 Exit code: 0 when every page passes (one summary line), 1 otherwise.
 
+With --html DIR, every .html file under DIR is checked instead: each
+${INPAGE_ATTRIBUTES.page} names a page file that exists, each pointer names a value of
+it that fits its kind (text and html a string, image a media object, link a
+link object, list an array), and list items are numbered in order from 0.
+Each problem prints one line, file: pointer-or-selector: reason.
+
 Examples:
   deno task editor check --repo .
   deno task editor check --repo ../my-site --locales en,fr
+  deno task editor check --repo . --html dist
 
 In GitHub Actions, before the build:
   - uses: actions/checkout@v4
   - uses: denoland/setup-deno@v2
-  - run: deno run -A jsr:@inpage/editor@2/cli check --repo .`,
+  - run: deno run -A jsr:@inpage/editor@2/cli check --repo .
+and after it:
+  - run: deno run -A jsr:@inpage/editor@2/cli check --repo . --html dist`,
     )
-    .action(async (options: { repo: string; locales?: string[] }) => {
-      const code = await checkCommand(options, { out: io.out, err: io.err });
-      if (code !== 0) throw new CheckFailed();
-    });
+    .action(
+      async (options: { repo: string; locales?: string[]; html?: string }) => {
+        const code = options.html === undefined
+          ? await checkCommand(options, { out: io.out, err: io.err })
+          : await checkHtmlCommand({ ...options, html: options.html }, io);
+        if (code !== 0) throw new CheckFailed();
+      },
+    );
 }
 
 /** `editor hash-key`: the argon2id hash of the site key. */

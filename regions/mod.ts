@@ -6,8 +6,15 @@
  *
  * - `page(path)` on a container names the page file, for example
  *   `src/content/pages/en/home.json`.
- * - Inside it, `text(pointer)` marks plain text, `html(pointer)` rich text and
- *   `image(pointer)` a media object (`src`, `width`, `height`, `alt`).
+ * - Inside it, `text(pointer)` marks plain text, `html(pointer)` rich text,
+ *   `image(pointer)` a media object (`src`, `width`, `height`, `alt`) and
+ *   `link(pointer)` a link object (`href`, optional `title`).
+ * - `list(pointer)` marks the element whose element children render an
+ *   array, `item(pointer)` each of those children (the list's pointer, then
+ *   the index), and `template(pointer, item)` a `<template>` inside the list
+ *   holding the markup of a first item and its JSON, for an empty list.
+ * - `fields(pointers)` on the container names the page fields no region
+ *   shows (a description, a date) that the Page panel edits.
  *
  * A pointer is an RFC 6901 JSON Pointer into that page file, given either
  * written out (`"/sections/0/heading"`, checked) or as its reference tokens
@@ -109,6 +116,84 @@ export interface HtmlAttributes {
 export interface ImageAttributes {
   /** The JSON Pointer of the media object. */
   readonly "data-inpage-image": string;
+}
+
+/**
+ * The attribute marking an element rendered from a link object.
+ *
+ * @example
+ * ```ts
+ * import { link, type LinkAttributes } from "@inpage/editor/regions";
+ *
+ * const attributes: LinkAttributes = link("/nav/0/link");
+ * ```
+ */
+export interface LinkAttributes {
+  /** The JSON Pointer of the link object. */
+  readonly "data-inpage-link": string;
+}
+
+/**
+ * The attribute marking the element whose element children render an array.
+ *
+ * @example
+ * ```ts
+ * import { list, type ListAttributes } from "@inpage/editor/regions";
+ *
+ * const attributes: ListAttributes = list("/sections");
+ * ```
+ */
+export interface ListAttributes {
+  /** The JSON Pointer of the array. */
+  readonly "data-inpage-list": string;
+}
+
+/**
+ * The attribute marking one element child of a list.
+ *
+ * @example
+ * ```ts
+ * import { item, type ItemAttributes } from "@inpage/editor/regions";
+ *
+ * const attributes: ItemAttributes = item(["sections", 0]);
+ * ```
+ */
+export interface ItemAttributes {
+  /** The JSON Pointer of the item: the list's pointer, `/`, its index. */
+  readonly "data-inpage-item": string;
+}
+
+/**
+ * The attributes of a list's `<template>`: which list, and the JSON of the
+ * item it adds.
+ *
+ * @example
+ * ```ts
+ * import { template, type TemplateAttributes } from "@inpage/editor/regions";
+ *
+ * const attributes: TemplateAttributes = template("/sections", { heading: "" });
+ * ```
+ */
+export interface TemplateAttributes {
+  /** The JSON Pointer of the list. */
+  readonly "data-inpage-template": string;
+  /** The new item, as JSON. */
+  readonly "data-inpage-default": string;
+}
+
+/**
+ * The attribute naming the page fields that the Page panel edits.
+ *
+ * @example
+ * ```ts
+ * import { fields, type FieldsAttributes } from "@inpage/editor/regions";
+ *
+ * const attributes: FieldsAttributes = fields(["/description"]);
+ * ```
+ */
+export interface FieldsAttributes {
+  /** The JSON Pointers of the fields, separated by a space. */
+  readonly "data-inpage-fields": string;
 }
 
 /**
@@ -262,8 +347,179 @@ export function image(at: Pointer): ImageAttributes {
 }
 
 /**
+ * The attribute marking an element rendered from a link object (`href`, an
+ * optional `title`): `data-inpage-link`. Spread the link object onto the
+ * `<a>` as well; its text may be a plain-text field of its own.
+ *
+ * @example
+ * ```ts
+ * import { link, text } from "@inpage/editor/regions";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual({ ...link(["nav", 0, "link"]), ...text(["nav", 0, "text"]) }, {
+ *   "data-inpage-link": "/nav/0/link",
+ *   "data-inpage-text": "/nav/0/text",
+ * });
+ * ```
+ *
+ * @param at the link object's JSON Pointer, written or as tokens
+ * @returns the attribute object
+ * @throws {TypeError} when a written pointer is not valid
+ */
+export function link(at: Pointer): LinkAttributes {
+  return { [INPAGE_ATTRIBUTES.link]: written(at) };
+}
+
+/**
+ * The attribute marking the element whose element children render an
+ * array, one child per item, in order: `data-inpage-list`. Each child
+ * carries {@linkcode item}; a `<template>` child (see
+ * {@linkcode template}) is not an item.
+ *
+ * @example
+ * ```ts
+ * import { list } from "@inpage/editor/regions";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(list("/sections"), { "data-inpage-list": "/sections" });
+ * ```
+ *
+ * @param at the array's JSON Pointer, written or as tokens
+ * @returns the attribute object
+ * @throws {TypeError} when a written pointer is not valid
+ */
+export function list(at: Pointer): ListAttributes {
+  return { [INPAGE_ATTRIBUTES.list]: written(at) };
+}
+
+/** An array index as RFC 6901 writes it: no sign, no leading zero. */
+const INDEX = /^(?:0|[1-9]\d*)$/;
+
+/**
+ * The attribute marking one item of a list, a child of the
+ * {@linkcode list} element: `data-inpage-item`, the list's pointer then the
+ * item's index (`/sections/2`), numbered from 0 in the order of the
+ * children.
+ *
+ * @example
+ * ```ts
+ * import { item } from "@inpage/editor/regions";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(item(["sections", 2]), { "data-inpage-item": "/sections/2" });
+ * assert.throws(() => item("/sections/first"), TypeError);
+ * ```
+ *
+ * @param at the item's JSON Pointer, written or as tokens, ending in an index
+ * @returns the attribute object
+ * @throws {TypeError} when the pointer is not valid or does not end in an
+ *   array index
+ */
+export function item(at: Pointer): ItemAttributes {
+  const pointer = written(at);
+  const last = pointer === ""
+    ? ""
+    : pointer.slice(pointer.lastIndexOf("/") + 1);
+  if (!INDEX.test(last)) {
+    throw new TypeError(
+      `An item's pointer ends in an array index: ${JSON.stringify(pointer)}`,
+    );
+  }
+  return { [INPAGE_ATTRIBUTES.item]: pointer };
+}
+
+/** Whether a value is JSON data: what `JSON.parse` can give back. */
+function isJson(value: unknown, depth = 0): boolean {
+  if (depth > 64) return false;
+  if (value === null || typeof value === "string" || value === true) {
+    return true;
+  }
+  if (value === false) return true;
+  if (typeof value === "number") return Number.isFinite(value);
+  if (Array.isArray(value)) return value.every((v) => isJson(v, depth + 1));
+  if (typeof value !== "object") return false;
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) return false;
+  return Object.values(value).every((v) => isJson(v, depth + 1));
+}
+
+/**
+ * The attributes of the `<template>` that gives an empty list its first
+ * item: `data-inpage-template`, the list's pointer, and
+ * `data-inpage-default`, the new item as JSON. Put the `<template>` inside
+ * the {@linkcode list} element, holding the markup of that item at index 0.
+ *
+ * @example
+ * ```ts
+ * import { template } from "@inpage/editor/regions";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(template("/sections", { id: "new", heading: "A heading" }), {
+ *   "data-inpage-template": "/sections",
+ *   "data-inpage-default": '{"id":"new","heading":"A heading"}',
+ * });
+ * ```
+ *
+ * @param at the list's JSON Pointer, written or as tokens
+ * @param value the new item: JSON data (objects, arrays, strings, finite
+ *   numbers, booleans, null)
+ * @returns the attribute object
+ * @throws {TypeError} when the pointer is not valid or the item is not JSON
+ *   data
+ */
+export function template(at: Pointer, value: unknown): TemplateAttributes {
+  const pointer = written(at);
+  if (!isJson(value)) {
+    throw new TypeError("A template's default item must be JSON data");
+  }
+  return {
+    [INPAGE_ATTRIBUTES.template]: pointer,
+    [INPAGE_ATTRIBUTES.default]: JSON.stringify(value),
+  };
+}
+
+/**
+ * The attribute naming the page fields the Page panel edits, on the page
+ * container: `data-inpage-fields`, the pointers separated by a space. Each
+ * is a field no region shows (an SEO title, a description, a date, a
+ * switch); an empty list offers none. A pointer in it cannot be `""` nor
+ * hold white space.
+ *
+ * @example
+ * ```ts
+ * import { fields } from "@inpage/editor/regions";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(fields(["/description", ["seo", "title"]]), {
+ *   "data-inpage-fields": "/description /seo/title",
+ * });
+ * ```
+ *
+ * @param pointers the fields' JSON Pointers, each written or as tokens
+ * @returns the attribute object
+ * @throws {TypeError} when a pointer is not valid, is `""` or holds white
+ *   space
+ */
+export function fields(pointers: readonly Pointer[]): FieldsAttributes {
+  const list = pointers.map((at) => {
+    const pointer = written(at);
+    if (pointer === "" || /\s/.test(pointer)) {
+      throw new TypeError(
+        `A field's pointer is not "" and holds no white space: ${
+          JSON.stringify(pointer)
+        }`,
+      );
+    }
+    return pointer;
+  });
+  return { [INPAGE_ATTRIBUTES.fields]: list.join(" ") };
+}
+
+/**
  * The helpers under one name, for templates: `inpage.page(path)`,
  * `inpage.text(at)`, `inpage.html(at)`, `inpage.image(at)`,
+ * `inpage.link(at)`, `inpage.list(at)`, `inpage.item(at)`,
+ * `inpage.template(at, item)`, `inpage.fields(pointers)`,
  * `inpage.pointer(tokens)` and `inpage.tokens(written)`.
  *
  * @example
@@ -282,6 +538,23 @@ export const inpage: {
   readonly text: typeof text;
   readonly html: typeof html;
   readonly image: typeof image;
+  readonly link: typeof link;
+  readonly list: typeof list;
+  readonly item: typeof item;
+  readonly template: typeof template;
+  readonly fields: typeof fields;
   readonly pointer: typeof pointer;
   readonly tokens: typeof tokens;
-} = Object.freeze({ page, text, html, image, pointer, tokens });
+} = Object.freeze({
+  page,
+  text,
+  html,
+  image,
+  link,
+  list,
+  item,
+  template,
+  fields,
+  pointer,
+  tokens,
+});

@@ -61,8 +61,9 @@ export const EDIT_COOKIE = "editor_edit";
 
 /**
  * The attributes of the page a site's templates and the overlay share:
- * those the templates write (`page`, `text`, `html`, `image`) and those the
- * overlay sets while editing.
+ * those the templates write (`page`, `text`, `html`, `image`, `link`,
+ * `list`, `item`, `template`, `default`, `fields`, `imageFormat`) and those
+ * the overlay sets while editing.
  *
  * @example
  * ```ts
@@ -81,6 +82,20 @@ export const INPAGE_ATTRIBUTES = {
   html: "data-inpage-html",
   /** A media object, by its JSON Pointer. */
   image: "data-inpage-image",
+  /** A link object (`href`, optional `title`), by its JSON Pointer. */
+  link: "data-inpage-link",
+  /** The element whose element children render an array, by its pointer. */
+  list: "data-inpage-list",
+  /** One element child of a list: the list's pointer, `/`, its index. */
+  item: "data-inpage-item",
+  /** A `<template>` inside an empty list: the first item's markup. */
+  template: "data-inpage-template",
+  /** On that `<template>`: the new item's JSON. */
+  default: "data-inpage-default",
+  /** On a container: the page fields the Page panel edits, space-separated. */
+  fields: "data-inpage-fields",
+  /** On a container: the format of uploaded images (`webp`, `jpeg`, `png`). */
+  imageFormat: "data-inpage-image-format",
   /** On `<html>` while the overlay edits. */
   editing: "data-inpage-editing",
   /** On the overlay's own host element. */

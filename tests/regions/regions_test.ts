@@ -1,14 +1,20 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import {
+  fields,
   html,
   image,
   inpage,
+  item,
+  link,
+  list,
   page,
   pointer,
+  template,
   text,
   tokens,
 } from "../../regions/mod.ts";
+import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
 
 Deno.test("regions: each helper gives its one data attribute", () => {
   assert.deepEqual(page("src/content/pages/en/home.json"), {
@@ -89,4 +95,113 @@ Deno.test("regions: malformed pointers and paths are refused", () => {
   ) {
     assert.throws(() => page(bad), TypeError, bad);
   }
+});
+
+Deno.test("regions: list, item, link, template and fields give their attributes", () => {
+  assert.deepEqual(list("/sections"), { "data-inpage-list": "/sections" });
+  assert.deepEqual(list(["a/b"]), { "data-inpage-list": "/a~1b" });
+  assert.deepEqual(item(["sections", 2]), {
+    "data-inpage-item": "/sections/2",
+  });
+  assert.deepEqual(item("/nav/10"), { "data-inpage-item": "/nav/10" });
+  assert.deepEqual(link(["nav", 0, "link"]), {
+    "data-inpage-link": "/nav/0/link",
+  });
+  assert.deepEqual(
+    template("/sections", { id: "new", heading: 'Say "hi" & <go>' }),
+    {
+      "data-inpage-template": "/sections",
+      "data-inpage-default": '{"id":"new","heading":"Say \\"hi\\" & <go>"}',
+    },
+  );
+  assert.deepEqual(
+    JSON.parse(template(["m~n"], [1, null, true])["data-inpage-default"]),
+    [1, null, true],
+  );
+  assert.deepEqual(fields(["/description", ["seo", "a/b"], "/date"]), {
+    "data-inpage-fields": "/description /seo/a~1b /date",
+  });
+  assert.deepEqual(fields([]), { "data-inpage-fields": "" });
+  for (
+    const helper of ["link", "list", "item", "template", "fields"] as const
+  ) {
+    assert.equal(
+      inpage[helper],
+      { link, list, item, template, fields }[helper],
+    );
+  }
+});
+
+Deno.test("regions: every attribute name comes from the shared names", () => {
+  const made = {
+    ...page("src/content/pages/en/home.json"),
+    ...text("/t"),
+    ...html("/h"),
+    ...image("/i"),
+    ...link("/l"),
+    ...list("/s"),
+    ...item("/s/0"),
+    ...template("/s", {}),
+    ...fields(["/d"]),
+  };
+  const shared: string[] = Object.values(INPAGE_ATTRIBUTES);
+  for (const name of Object.keys(made)) assert.ok(shared.includes(name), name);
+  assert.equal(Object.keys(made).length, 10);
+});
+
+Deno.test("regions: a bad item, template or field is refused", () => {
+  for (
+    const bad of [
+      "/sections",
+      "/sections/01",
+      "/sections/-1",
+      "/sections/-",
+      "",
+    ]
+  ) {
+    assert.throws(() => item(bad), TypeError, bad);
+  }
+  assert.throws(() => item(["sections", "x"]), TypeError);
+  for (const bad of ["title", "/a~2"]) {
+    assert.throws(() => list(bad), TypeError, bad);
+    assert.throws(() => link(bad), TypeError, bad);
+    assert.throws(() => template(bad, {}), TypeError, bad);
+    assert.throws(() => fields([bad]), TypeError, bad);
+  }
+  const cyclic: Record<string, unknown> = {};
+  cyclic.self = cyclic;
+  const notJson = [
+    undefined,
+    () => 1,
+    Number.NaN,
+    Infinity,
+    1n,
+    new Date(),
+    {
+      a: undefined,
+    },
+    [Symbol()],
+    cyclic,
+  ];
+  notJson.forEach((bad, index) => {
+    assert.throws(() => template("/sections", bad), TypeError, `#${index}`);
+  });
+  for (const bad of ["", "/a b", "/a\tb", ["a b"]]) {
+    assert.throws(() => fields([bad]), TypeError, String(bad));
+  }
+});
+
+Deno.test("regions: an item pointer is any pointer that ends in an index", () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.string({ unit: "grapheme-ascii" }), { maxLength: 4 }),
+      fc.nat(),
+      (keys, index) => {
+        const at = pointer([...keys, index]);
+        assert.deepEqual(item(at), { "data-inpage-item": at });
+        assert.deepEqual(tokens(at), [...keys, String(index)]);
+      },
+    ),
+    { numRuns: 300 },
+  );
 });
