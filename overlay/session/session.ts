@@ -48,7 +48,7 @@ import { below, getPointer, isWithin, setPointer } from "./pointer.ts";
 import { applyChanges, sameValue } from "./values.ts";
 
 /** How a region shows a field. */
-export type FieldKind = "text" | "html" | "image" | "list";
+export type FieldKind = "text" | "html" | "image" | "list" | "link";
 
 /** A page file being edited. */
 export interface PageEdit {
@@ -287,6 +287,37 @@ export class EditSession {
     this.#sealed = false;
     this.#undone = [];
     this.#changed(page, pointer);
+  }
+
+  /**
+   * Records a list operation (a copy, a move, a removal, a first item):
+   * the whole list at its pointer as one undo step of its own.
+   *
+   * @param path the page path
+   * @param list the list's pointer
+   * @param items the list afterwards
+   */
+  changeList(path: string, list: string, items: unknown[]): void {
+    this.seal();
+    this.change(path, list, items);
+    this.seal();
+  }
+
+  /**
+   * Sets the fields a page's regions show, after a list operation moved,
+   * added or removed some.
+   *
+   * @param path the page path
+   * @param fields each field's pointer and kind
+   */
+  setFields(
+    path: string,
+    fields: Iterable<readonly [string, FieldKind]>,
+  ): void {
+    const page = this.page(path);
+    if (!page) return;
+    page.fields = new Map(fields);
+    this.#check(page);
   }
 
   /** Ends the current undo step: the next change starts a new one. */
