@@ -24,7 +24,21 @@ import { chooseImage } from "./views/image_dialog.ts";
 import { failureSentence } from "./messages.ts";
 import { findRegion, mountRegions, type Region } from "./regions.ts";
 import { linkProblem } from "./session/checks.ts";
-import { fieldName, getPointer } from "./session/pointer.ts";
+import {
+  below,
+  fieldName,
+  getPointer,
+  isWithin,
+} from "./session/pointer.ts";
+import { retarget } from "./session/lists.ts";
+import { INPAGE_ATTRIBUTES } from "../lib/wire/names.ts";
+import { Links } from "./views/links.ts";
+import { Lists } from "./views/lists.ts";
+import {
+  openPagePanel,
+  PAGE_PANEL_CSS,
+  panelFields,
+} from "./views/page_panel.ts";
 import { EditSession, type PublishOutcome } from "./session/session.ts";
 import { sameValue } from "./session/values.ts";
 import { OVERLAY_CSS, PAGE_CSS } from "./styles.ts";
@@ -71,7 +85,7 @@ async function open(client: Client): Promise<void> {
   const host = h("div", { "data-inpage-overlay": "" });
   const root = host.attachShadow({ mode: "open" });
   const sheet = new CSSStyleSheet();
-  sheet.replaceSync(OVERLAY_CSS);
+  sheet.replaceSync(OVERLAY_CSS + PAGE_PANEL_CSS);
   root.adoptedStyleSheets = [sheet];
   const pageSheet = new CSSStyleSheet();
   pageSheet.replaceSync(PAGE_CSS);
@@ -227,6 +241,7 @@ async function open(client: Client): Promise<void> {
       url.searchParams.delete("edit");
       location.replace(url.href);
     },
+    page: () => void openPanel(),
     focusProblem: (path, at) => {
       const region = findRegion(
         regions.filter((region) => region.path === path),
@@ -236,7 +251,10 @@ async function open(client: Client): Promise<void> {
       (region?.rich?.editor.view.dom ?? region?.element)?.focus();
     },
   });
-  root.append(h("div", { class: "ui" }, toolbar.element, ...bar.elements));
+  const announcer = h("div", { class: "announce", "aria-live": "polite" });
+  root.append(
+    h("div", { class: "ui" }, toolbar.element, ...bar.elements, announcer),
+  );
   document.body.append(host);
 
   const onUnload = (event: BeforeUnloadEvent) => {
@@ -375,6 +393,91 @@ async function open(client: Client): Promise<void> {
     }
   };
 
+  // Lists, link objects and the Page panel (structure in place).
+  const links = new Links(root, session);
+  const lists = new Lists({
+    session,
+    announce: (text) => {
+      announcer.textContent = "";
+      setTimeout(() => announcer.textContent = text, 50);
+    },
+    mount: (path, item, pointer) => {
+      const container = item.closest<HTMLElement>("[data-inpage-page]")!;
+      // A new item's fields start from the values it was made with.
+      const made = structuredClone(session.valueOf(path, pointer));
+      const mounted = mountRegions({
+        path,
+        container,
+        scope: item,
+        stored: (p) =>
+          isWithin(p, pointer)
+            ? getPointer(made, below(p, pointer))
+            : session.valueOf(path, p),
+      }, hooks);
+      regions.push(...mounted);
+      for (const region of mounted) {
+        region.show(session.valueOf(path, region.pointer));
+      }
+      links.mount(path, item, container);
+    },
+    unmount: (item) => {
+      for (const region of regions) {
+        if (item.contains(region.element)) region.destroy();
+      }
+      regions = regions.filter((region) => !item.contains(region.element));
+      if (working && item.contains(working.element)) {
+        working = undefined;
+        toolbar.hide();
+      }
+      links.unmount(item);
+    },
+    repoint: (item, from, to) => {
+      for (const region of regions) {
+        if (item.contains(region.element)) {
+          region.repoint(retarget(region.pointer, from, to));
+        }
+      }
+    },
+    changed: (path) => {
+      session.setFields(path, fieldsOf(path));
+      showMarks();
+    },
+  });
+  const fieldsOf = (path: string) => [
+    ...regions.filter((region) => region.path === path).map((region) =>
+      [region.pointer, region.kind] as const
+    ),
+    ...lists.pointers(path).map((pointer) => [pointer, "list"] as const),
+  ];
+  const openPanel = async () => {
+    await openPagePanel(
+      root,
+      session,
+      containers.map((container, index) => {
+        const path = read[index]?.path ?? "";
+        const shown = [
+          ...fieldsOf(path).map(([pointer]) => pointer),
+          ...[...container.querySelectorAll(`[${INPAGE_ATTRIBUTES.link}]`)]
+            .map((element) =>
+              element.getAttribute(INPAGE_ATTRIBUTES.link) ?? ""
+            ),
+        ];
+        const value = session.valueOf(path, "");
+        return {
+          path,
+          fields: panelFields(
+            container.getAttribute(INPAGE_ATTRIBUTES.fields),
+            typeof value === "object" && value !== null
+              ? value as Record<string, unknown>
+              : {},
+            shown,
+          ),
+        };
+      }),
+    );
+    showMarks();
+  };
+
   for (const [index, container] of containers.entries()) {
     const { path, version, base } = read[index]!;
     const page = {
@@ -382,15 +485,16 @@ async function open(client: Client): Promise<void> {
       container,
       stored: (p: string) => getPointer(base, p),
     };
+    lists.prepare(container, path, page.stored);
     const mounted = mountRegions(page, hooks);
     regions.push(...mounted);
-    session.addPage(
-      path,
-      version,
-      base,
-      mounted.map((region) => [region.pointer, region.kind] as const),
-    );
+    links.mount(path, container, container);
+    session.addPage(path, version, base, [
+      ...mounted.map((region) => [region.pointer, region.kind] as const),
+      ...lists.pointers(path).map((pointer) => [pointer, "list"] as const),
+    ]);
   }
+  lists.activate();
   document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageSheet];
   document.documentElement.setAttribute("data-inpage-editing", "");
 
@@ -449,7 +553,11 @@ async function open(client: Client): Promise<void> {
     }
   };
   session.subscribe((event) => {
-    if (event.type === "values") showValues(event.path);
+    if (event.type === "values") {
+      lists.refresh(event.path);
+      links.refresh(event.path);
+      showValues(event.path);
+    }
     showMarks();
   });
   showMarks();

@@ -20,6 +20,8 @@ export interface RegionPage {
   container: HTMLElement;
   /** The value at a pointer as read from the file. */
   stored(pointer: string): unknown;
+  /** Where to look for regions (itself included); default: the container. */
+  scope?: HTMLElement;
 }
 
 /** One editable region. */
@@ -36,6 +38,8 @@ export interface Region {
   show(value: unknown): void;
   /** Makes the element plain again. */
   destroy(): void;
+  /** Points the region at another field (its list item moved). */
+  repoint(pointer: string): void;
   /** The editor of a rich-text region. */
   rich?: RichText;
 }
@@ -70,8 +74,12 @@ export interface RegionHooks {
 export function mountRegions(page: RegionPage, hooks: RegionHooks): Region[] {
   const own = (element: Element) =>
     element.closest("[data-inpage-page]") === page.container;
+  const scope = page.scope ?? page.container;
   const found = (name: string) =>
-    [...page.container.querySelectorAll<HTMLElement>(`[${name}]`)].filter(own);
+    [
+      ...(scope.hasAttribute(name) ? [scope] : []),
+      ...scope.querySelectorAll<HTMLElement>(`[${name}]`),
+    ].filter(own);
   const regions: Region[] = [];
   for (const [name, make] of MAKERS) {
     for (const element of found(name)) {
@@ -125,6 +133,10 @@ const textRegion: RegionMaker = (page, element, pointer, hooks) => {
       element.removeEventListener("blur", onBlur);
       element.removeAttribute("contenteditable");
     },
+    repoint(next) {
+      region.pointer = next;
+      element.setAttribute("aria-label", `Edit ${fieldName(next)}`);
+    },
   };
   return region;
 };
@@ -145,15 +157,17 @@ const htmlRegion: RegionMaker = (page, element, pointer, hooks) => {
       rich.setHtml(html);
     },
     destroy: () => region.rich?.destroy(),
+    repoint(next) {
+      region.pointer = next;
+      region.rich?.editor.view.dom.setAttribute("aria-label", richLabel(next));
+    },
   };
   let initial = "";
   region.rich = createRichText(
     element,
     typeof value === "string" ? value : "",
     {
-      label: `Edit ${
-        fieldName(pointer)
-      } (rich text: Alt+F10 for the toolbar, Ctrl+K for a link)`,
+      label: richLabel(pointer),
       onChange: (html) => {
         // An untouched field keeps its stored markup, even where the
         // editor would write it differently.
@@ -226,9 +240,20 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
       element.removeEventListener("keydown", onKey);
       element.removeEventListener("focus", onFocus);
     },
+    repoint(next) {
+      region.pointer = next;
+      element.setAttribute("aria-label", `Replace image: ${fieldName(next)}`);
+    },
   };
   return region;
 };
+
+/** The accessible name of a rich-text region. */
+function richLabel(pointer: string): string {
+  return `Edit ${
+    fieldName(pointer)
+  } (rich text: Alt+F10 for the toolbar, Ctrl+K for a link)`;
+}
 
 /** The region makers, by the attribute that marks their elements. */
 const MAKERS: readonly (readonly [string, RegionMaker])[] = [

@@ -25,6 +25,8 @@ export interface BarActions {
   logout(): void;
   /** Bring a field with a problem into view and focus it. */
   focusProblem(path: string, at: string): void;
+  /** Open the Page panel (the fields no region shows). */
+  page?(): void;
 }
 
 /** The bar's elements, to append to the overlay's interface. */
@@ -98,6 +100,10 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
     h("span", { class: "title" }, "Editing"),
     status,
     hint,
+    actions.page &&
+      button("Page", actions.page, {
+        title: "Page: the fields not shown on the page, such as its description",
+      }),
     h("span", { class: "group" }, undo, redo, discard),
     h("label", {}, "Message", message),
     publishButton,
