@@ -2,8 +2,9 @@
  * The Astro example's own files, checked fast in the main suite (its
  * Chromium tests run in `deno task test-astro`): every page passes the page
  * rules unchanged, every media object names a file under public/images/
- * with its real dimensions, the layout loads the overlay, the templates use
- * the regions helper, and the npm packages are pinned.
+ * with its real dimensions, the layout loads the overlay and writes the
+ * description, the templates use the regions helper (lists, links, fields),
+ * and the npm packages are pinned.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -77,10 +78,31 @@ Deno.test("astro example: the layout loads the overlay, the template writes regi
   const template = await Deno.readTextFile(
     join(EXAMPLE, "src/pages/[lang]/[...page].astro"),
   );
+  const section = await Deno.readTextFile(
+    join(EXAMPLE, "src/components/Section.astro"),
+  );
   assert.match(template, /from "@inpage\/editor\/regions"/);
-  for (const helper of ["page", "text", "html", "image"]) {
+  assert.match(section, /from "@inpage\/editor\/regions"/);
+  for (
+    const helper of [
+      "page",
+      "fields",
+      "list",
+      "item",
+      "link",
+      "text",
+      "template",
+    ]
+  ) {
     assert.match(template, new RegExp(`inpage\\.${helper}\\(`), helper);
   }
+  for (const helper of ["item", "text", "html", "image", "link"]) {
+    assert.match(section, new RegExp(`inpage\\.${helper}\\(`), helper);
+  }
+  assert.match(
+    layout,
+    /<meta name="description" content=\{description\} \/>/,
+  );
   assert.match(template, /<a \{\.\.\.item\.link\}/);
   const manifest = JSON.parse(
     await Deno.readTextFile(join(EXAMPLE, "package.json")),
@@ -103,12 +125,15 @@ Deno.test("astro example: its deno.json maps the package for deploy.ts and turns
   assert.deepEqual(config.unstable, ["kv"]);
 });
 
-Deno.test("astro example: its CI checks the pages with editor check, then builds, then deploys deploy.ts", async () => {
+Deno.test("astro example: its CI checks the pages with editor check, then builds, checks the built regions, then deploys deploy.ts", async () => {
   const workflow = await Deno.readTextFile(
     join(EXAMPLE, ".github/workflows/deploy.yml"),
   );
-  const check = workflow.indexOf("@inpage/editor@2/cli check --repo .");
+  const check = workflow.indexOf("@inpage/editor@2/cli check --repo .\n");
   const build = workflow.indexOf("npm:astro build");
+  const html = workflow.indexOf(
+    "@inpage/editor@2/cli check --repo . --html dist\n",
+  );
   const deploy = workflow.indexOf("entrypoint: deploy.ts");
-  assert.ok(check > 0 && check < build && build < deploy);
+  assert.ok(check > 0 && check < build && build < html && html < deploy);
 });

@@ -4,11 +4,16 @@
  * dev server would, so that a publish shows on the next reload. Files under
  * `public/` (the style sheet, `images/`) are served as they are.
  *
- * Regions are marked with the editor's data attributes: `data-inpage-page`
- * on the container, `data-inpage-text` on plain-text fields (written as
+ * Regions are marked with the editor's data attributes, written by the
+ * regions helper (`@inpage/editor/regions`): `data-inpage-page` on the
+ * container (with `data-inpage-fields` naming the description, which only
+ * the `<meta>` shows), `data-inpage-text` on plain-text fields (written as
  * text), `data-inpage-html` on rich text (written as HTML: the page rules
- * allow only safe markup) and `data-inpage-image` on images (a media object
- * as `<img>`). A link object is spread into the attributes of `<a>`.
+ * allow only safe markup), `data-inpage-image` on images (a media object as
+ * `<img>`) and `data-inpage-link` on links (a link object spread into the
+ * attributes of `<a>`). The navigation and the sections are lists
+ * (`data-inpage-list`, `data-inpage-item` on each child), each with a
+ * `<template>` for its first item when it is empty.
  *
  * @module
  */
@@ -16,21 +21,25 @@
 import { join } from "node:path";
 import { serveStaticFile } from "../../cli/static_site.ts";
 import { pageRules } from "../../lib/pages/page_rules.ts";
+import { inpage } from "../../regions/mod.ts";
 
 /** The site's languages, with the words its templates need. */
 const LANGUAGES: Readonly<Record<string, Labels>> = {
   en: {
     name: "English",
-    home: "Home",
-    about: "About",
+    newSection: { heading: "A new section", body: "<p>Write here.</p>" },
+    newLink: "A link",
     footer:
       "An example site for @inpage/editor. Add ?edit to any address to edit it.",
     broken: "This page fails the page rules: run editor check",
   },
   fr: {
     name: "Français",
-    home: "Accueil",
-    about: "À propos",
+    newSection: {
+      heading: "Une nouvelle section",
+      body: "<p>Écrivez ici.</p>",
+    },
+    newLink: "Un lien",
     footer:
       "Un site d’exemple pour @inpage/editor. Ajoutez ?edit à l’adresse pour le modifier.",
     broken: "Cette page enfreint les règles des pages : lancez editor check",
@@ -39,8 +48,10 @@ const LANGUAGES: Readonly<Record<string, Labels>> = {
 
 interface Labels {
   name: string;
-  home: string;
-  about: string;
+  /** The first item of an empty list of sections. */
+  newSection: { heading: string; body: string };
+  /** The text of the first link of an empty navigation. */
+  newLink: string;
   footer: string;
   broken: string;
 }
@@ -110,6 +121,7 @@ export async function renderSite(
     path,
     page,
     current: names.join("/"),
+    address: url.pathname,
     broken,
   });
   return html(200, request.method === "HEAD" ? null : body);
@@ -118,11 +130,22 @@ export async function renderSite(
 /** What the templates read from a page file; other keys are kept unused. */
 interface Page {
   title?: string;
+  description?: string;
   lead?: string;
   image?: Media;
-  sections?: { id?: string; heading?: string; body?: string }[];
-  cta?: { text?: string; link?: Record<string, unknown> };
+  nav?: { text?: string; link?: Link }[];
+  sections?: Section[];
+  cta?: { text?: string; link?: Link };
 }
+
+interface Section {
+  id?: string;
+  heading?: string;
+  body?: string;
+}
+
+/** A link object: `href`, an optional `title`, other attributes. */
+type Link = Record<string, unknown>;
 
 interface Media {
   src: string;
@@ -132,29 +155,34 @@ interface Media {
 }
 
 function layout(
-  { lang, labels, path, page, current, broken }: {
+  { lang, labels, path, page, current, address, broken }: {
     lang: string;
     labels: Labels;
     path: string;
     page: Page;
     current: string;
+    address: string;
     broken: boolean;
   },
 ): string {
   /** Rich text as it is, or as plain text when the file fails the rules. */
   const rich = (value: unknown) =>
     typeof value !== "string" ? "" : broken ? text(value) : value;
-  const str = (value: unknown) => typeof value === "string" ? value : "";
-  const nav = [["home", labels.home, `/${lang}/`], [
-    "about",
-    labels.about,
-    `/${lang}/about/`,
-  ]]
-    .map(([name, label, href]) =>
-      `<a href="${href}"${
-        name === current ? ' aria-current="page"' : ""
-      }>${label}</a>`
-    ).join("");
+  const link = (item: { text?: string; link?: Link }, i: number, live = true) =>
+    `<a${spread(item.link ?? {})}${
+      live && item.link?.href === address ? ' aria-current="page"' : ""
+    }${
+      attributes(
+        inpage.item(["nav", i]),
+        inpage.link(["nav", i, "link"]),
+        inpage.text(["nav", i, "text"]),
+      )
+    }>${text(item.text ?? "")}</a>`;
+  const newLink = { text: labels.newLink, link: { href: `/${lang}/` } };
+  const nav = (page.nav ?? []).map((item, i) => link(item, i)).join("") +
+    `<template${attributes(inpage.template("/nav", newLink))}>${
+      link(newLink, 0, false)
+    }</template>`;
   const languages = Object.keys(LANGUAGES).map((code) => {
     const href = current === "home" ? `/${code}/` : `/${code}/${current}/`;
     const attributes = code === lang
@@ -164,68 +192,88 @@ function layout(
       LANGUAGES[code]?.name
     }">${code.toUpperCase()}</a>`;
   }).join("");
-  const sections = (Array.isArray(page.sections) ? page.sections : []).map((
-    section,
-    index,
-  ) => `
-      <section class="card"${section.id ? ` id="${text(section.id)}"` : ""}>
-        <h2 data-inpage-text="/sections/${index}/heading">${
-    text(str(section.heading))
+  const section = (section: Section, index: number) => `
+      <section class="card"${section.id ? ` id="${text(section.id)}"` : ""}${
+    attributes(inpage.item(["sections", index]))
+  }>
+        <h2${attributes(inpage.text(["sections", index, "heading"]))}>${
+    text(section.heading ?? "")
   }</h2>
-        <div class="prose" data-inpage-html="/sections/${index}/body">${
-    rich(section.body)
-  }</div>
-      </section>`).join("");
-  const image = page.image && typeof page.image.src === "string"
-    ? `<figure class="picture"><img data-inpage-image="/image" src="/images/${
-      text(page.image.src)
-    }"${page.image.width ? ` width="${page.image.width}"` : ""}${
-      page.image.height ? ` height="${page.image.height}"` : ""
-    } alt="${text(page.image.alt ?? "")}"></figure>`
+        <div class="prose"${
+    attributes(inpage.html(["sections", index, "body"]))
+  }>${rich(section.body)}</div>
+      </section>`;
+  const newSection = { id: "section", ...labels.newSection };
+  const sections = (page.sections ?? []).map(section).join("") + `
+      <template${attributes(inpage.template("/sections", newSection))}>${
+    section(newSection, 0)
+  }</template>`;
+  const image = page.image
+    ? `<figure class="picture"><img${
+      attributes(inpage.image("/image"))
+    } src="/images/${text(page.image.src)}"${
+      page.image.width ? ` width="${page.image.width}"` : ""
+    }${page.image.height ? ` height="${page.image.height}"` : ""} alt="${
+      text(page.image.alt ?? "")
+    }"></figure>`
     : "";
   const cta = page.cta?.link
-    ? `<p><a class="button"${
-      broken ? "" : spread(page.cta.link)
-    } data-inpage-text="/cta/text">${text(str(page.cta.text))}</a></p>`
+    ? `<p><a class="button"${broken ? "" : spread(page.cta.link)}${
+      attributes(inpage.link("/cta/link"), inpage.text("/cta/text"))
+    }>${text(page.cta.text ?? "")}</a></p>`
     : "";
   return `<!doctype html>
 <html lang="${lang}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${text(str(page.title))} · Inpage Studio</title>
+  <title>${text(page.title ?? "")} · Inpage Studio</title>
+  <meta name="description" content="${text(page.description ?? "")}">
   <link rel="stylesheet" href="/site.css">
   <link rel="icon" href="data:,">
   <script type="module" src="/_inpage/loader.js"></script>
 </head>
 <body>
+  <div class="page"${
+    attributes(inpage.page(path), inpage.fields(["/description"]))
+  }>
   <header class="top">
     <a class="brand" href="/${lang}/">Inpage Studio</a>
-    <nav class="pages">${nav}</nav>
+    <nav class="pages"${attributes(inpage.list("/nav"))}>${nav}</nav>
     <nav class="languages" aria-label="Language">${languages}</nav>
   </header>
   ${
-    broken
-      ? `<p class="broken" role="note">${labels.broken}</p>\n  `
-      : ""
-  }<main data-inpage-page="${path}">
+    broken ? `<p class="broken" role="note">${labels.broken}</p>\n  ` : ""
+  }<main>
     <section class="hero">
       <div class="hero-text">
-        <h1 data-inpage-text="/title">${text(str(page.title))}</h1>
-        <div class="lead prose" data-inpage-html="/lead">${
+        <h1${attributes(inpage.text("/title"))}>${text(page.title ?? "")}</h1>
+        <div class="lead prose"${attributes(inpage.html("/lead"))}>${
     rich(page.lead)
   }</div>
         ${cta}
       </div>
       ${image}
     </section>
-    <div class="sections">${sections}
+    <div class="sections"${attributes(inpage.list("/sections"))}>${sections}
     </div>
   </main>
+  </div>
   <footer class="bottom">${labels.footer}</footer>
 </body>
 </html>
 `;
+}
+
+/** The attribute objects of the regions helper, written escaped. */
+function attributes(...objects: object[]): string {
+  let out = "";
+  for (const object of objects) {
+    for (const [name, value] of Object.entries(object)) {
+      out += ` ${name}="${text(String(value))}"`;
+    }
+  }
+  return out;
 }
 
 /** Attributes from a link object: every string, number or boolean value. */

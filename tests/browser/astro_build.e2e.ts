@@ -1,7 +1,8 @@
 /**
  * The Astro example's production path: `astro build`, then the Deno Deploy
  * entry (examples/astro/deploy.ts) started for real over the GitHub double.
- * In Chromium: the built pages, the overlay's files and the routes come from
+ * `editor check --html dist` finds every region fitting its page file. In
+ * Chromium: the built pages, the overlay's files and the routes come from
  * one origin; log in, read and publish; the double holds the commit.
  *
  * Slow (npm install, astro build): run by `deno task test-astro`.
@@ -15,6 +16,7 @@ import {
 } from "../../examples/astro/demo.ts";
 import { startGitHubDouble } from "../support/github_double.ts";
 import { fastHash } from "../support/helpers.ts";
+import { runCli } from "../support/cli.ts";
 import {
   ARTIFACTS,
   EN_HOME,
@@ -31,6 +33,22 @@ Deno.test("astro build served by the Deploy entry: pages, overlay and routes on 
     const installMs = await installPackages(root);
     console.log(`npm install: ${(installMs / 1000).toFixed(1)} s`);
     await astroBuild(root);
+    // The built regions fit the page files: editor check --html, as the
+    // example's CI runs it after the build.
+    const check = await runCli([
+      "check",
+      "--repo",
+      root,
+      "--html",
+      join(root, "dist"),
+    ]);
+    assert.equal(check.stderr, "");
+    assert.match(
+      check.stdout,
+      /^5 HTML files checked \(4 page elements, \d+ regions\): every region fits its page file\n$/,
+    );
+    assert.equal(check.code, 0);
+    console.log(`editor check --html dist: ${check.stdout.trim()}`);
     const files = await pageFiles(root);
     await using github = startGitHubDouble({ files });
     const key = "astro deploy key";

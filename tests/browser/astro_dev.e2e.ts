@@ -389,7 +389,7 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
           ],
         ];
         const served = async () =>
-          /<nav>[\s\S]*<\/nav>/.exec(
+          /<nav[\s>][\s\S]*<\/nav>/.exec(
             await api.evaluate(async () => await (await fetch("/en/")).text()),
           )?.[0];
         const before = await served();

@@ -314,3 +314,29 @@ Deno.test("check --html: a folder without HTML or a checkout without pages is re
   assert.equal(noPages.code, 1);
   assert.match(noPages.stderr, /has no src\/content\/pages folder/);
 });
+
+Deno.test("check --html: the example site's rendered pages pass", async () => {
+  const { renderSite } = await import("../../examples/site/render.ts");
+  const example = new URL("../../examples/site/", import.meta.url).pathname;
+  const dist = await Deno.makeTempDir({ prefix: "editor-check-html-site-" });
+  try {
+    for (const path of ["/en/", "/en/about/", "/fr/", "/fr/about/"]) {
+      const response = await renderSite(
+        new Request(`http://site.example${path}`),
+        example,
+      );
+      assert.equal(response?.status, 200, path);
+      await Deno.mkdir(join(dist, path), { recursive: true });
+      await Deno.writeTextFile(
+        join(dist, path, "index.html"),
+        await response!.text(),
+      );
+    }
+    const report = await checkHtml({ html: dist, repo: example });
+    assert.deepEqual(report.problems, []);
+    assert.equal(report.files, 4);
+    assert.equal(report.containers, 4);
+  } finally {
+    await Deno.remove(dist, { recursive: true });
+  }
+});

@@ -83,14 +83,17 @@ Deno.test("deno task demo serves the example site, the overlay's loader tag and 
     for (
       const part of [
         '<script type="module" src="/_inpage/loader.js"></script>',
-        '<main data-inpage-page="src/content/pages/en/home.json">',
+        '<div class="page" data-inpage-page="src/content/pages/en/home.json" data-inpage-fields="/description">',
+        '<meta name="description" content="Inpage Studio builds small static sites whose content is JSON in git, edited in place.">',
+        '<nav class="pages" data-inpage-list="/nav"><a href="/en/" title="The home page" aria-current="page" data-inpage-item="/nav/0" data-inpage-link="/nav/0/link" data-inpage-text="/nav/0/text">Home</a>',
         '<h1 data-inpage-text="/title">Small sites, edited in place</h1>',
         'data-inpage-html="/lead"><p>This page is rendered from <strong>plain JSON</strong>',
         '<img data-inpage-image="/image" src="/images/hills-at-dawn-98c9ac741e4e.png" width="960" height="540" alt="Green hills under a rising sun">',
-        '<section class="card" id="rules">',
+        '<div class="sections" data-inpage-list="/sections">',
+        '<section class="card" id="rules" data-inpage-item="/sections/1">',
         '<h2 data-inpage-text="/sections/1/heading">',
         'data-inpage-html="/sections/1/body"><p>Rich text',
-        '<a class="button" href="/en/about/" title="About this demo" data-inpage-text="/cta/text">Meet the team</a>',
+        '<a class="button" href="/en/about/" title="About this demo" data-inpage-link="/cta/link" data-inpage-text="/cta/text">Meet the team</a>',
         '<a href="/fr/" hreflang="fr" lang="fr" title="Français">FR</a>',
       ]
     ) assert.ok(html.includes(part), part);
@@ -205,7 +208,7 @@ Deno.test("the example site's renderer writes plain text escaped, rich text as H
     );
     assert.ok(
       html.includes(
-        '<a class="button" href="/en/about/" title="Say &#34;hi&#34;" data-inpage-text="/cta/text">Go</a>',
+        '<a class="button" href="/en/about/" title="Say &#34;hi&#34;" data-inpage-link="/cta/link" data-inpage-text="/cta/text">Go</a>',
       ),
     );
     // A file that fails the rules still renders, its rich text as text, so
