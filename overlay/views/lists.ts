@@ -77,8 +77,9 @@ interface ListState {
 
 /** The controls' styles, in each item's controls' shadow root. */
 const CONTROLS_CSS = `
-:host { all: initial; position: absolute; z-index: 2147483640; top: 6px; right: 6px; opacity: .35; transition: opacity .12s; }
-:host([data-place="below"]) { top: 100%; right: auto; left: 0; margin-top: 2px; opacity: 0; }
+:host { all: initial; position: absolute; z-index: 2147483640; top: 0; right: 8px; transform: translateY(calc(-100% + 4px)); opacity: 0; transition: opacity .12s; }
+:host([data-place="below"]) { top: 100%; right: auto; left: 0; margin-top: 2px; transform: none; }
+:host([data-place="after"]) { right: auto; transform: none; }
 :host(:hover), :host(:focus-within), :host([data-shown]) { opacity: 1; }
 .controls { display: flex; gap: 2px; padding: 3px; background: #fff; border: 1px solid #9ca3af; border-radius: 8px; box-shadow: 0 4px 12px rgba(0,0,0,.18); font: 14px/1 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 button, .grip { all: unset; box-sizing: border-box; display: inline-flex; align-items: center; justify-content: center; min-width: 32px; height: 32px; padding: 0 6px; border-radius: 6px; color: #111827; cursor: pointer; font-size: 16px; }
@@ -94,7 +95,9 @@ button.remove { color: #b91c1c; }
 const LISTS_PAGE_CSS = `
 html[data-inpage-editing] [data-inpage-list] > [data-inpage-item] { position: relative; }
 html[data-inpage-editing] [data-inpage-item]:hover > [data-inpage-controls],
-html[data-inpage-editing] [data-inpage-item]:focus-within > [data-inpage-controls] { opacity: 1; }
+html[data-inpage-editing] [data-inpage-item]:focus-within > [data-inpage-controls],
+html[data-inpage-editing] [data-inpage-item]:hover + [data-inpage-controls],
+html[data-inpage-editing] [data-inpage-item]:focus-within + [data-inpage-controls] { opacity: 1; }
 html[data-inpage-editing] [data-inpage-item][data-inpage-drop="before"] { box-shadow: 0 -4px 0 #2563eb; }
 html[data-inpage-editing] [data-inpage-item][data-inpage-drop="after"] { box-shadow: 0 4px 0 #2563eb; }
 html[data-inpage-editing] [data-inpage-item][data-inpage-dragging] { opacity: .5; }
@@ -279,6 +282,7 @@ export class Lists {
     for (const item of list.items) {
       if (keep.has(item)) continue;
       this.#host.unmount(item);
+      for (const companion of companions(item)) companion.remove();
       item.remove();
     }
     let anchor: Node = list.marker;
@@ -305,10 +309,9 @@ export class Lists {
         }
         created.push([element, to]);
       }
-      if (anchor.nextSibling !== element) {
-        (anchor as ChildNode).after(element);
-      }
-      anchor = element;
+      const group = [element, ...companions(element)];
+      if (anchor.nextSibling !== element) (anchor as ChildNode).after(...group);
+      anchor = group.at(-1)!;
       return element;
     });
     list.items = next;
@@ -439,7 +442,7 @@ export class Lists {
   }
 
   #controlsOf(item: HTMLElement): HTMLElement | undefined {
-    return [...item.children].find((child) =>
+    return [...item.children, ...companions(item)].find((child) =>
       child.hasAttribute("data-inpage-controls")
     ) as HTMLElement | undefined;
   }
@@ -520,7 +523,16 @@ export class Lists {
         ),
       ),
     );
-    item.append(host);
+    if (canHold(item)) item.append(host);
+    else {
+      // An item that is itself a field or a link (a navigation's <a>): its
+      // controls follow it, placed below it.
+      item.after(host);
+      host.dataset.place = "after";
+      const place = () => placeAfter(host, item);
+      item.addEventListener("focusin", place);
+      item.addEventListener("mouseenter", place);
+    }
     this.#updateControls(list, item);
   }
 
@@ -534,11 +546,14 @@ export class Lists {
     const down = root.querySelector<HTMLButtonElement>('[data-op="down"]');
     if (up) up.disabled = index <= 0;
     if (down) down.disabled = index >= list.items.length - 1;
-    // Small items (a navigation link) show their controls below them.
+    // Small items show their controls below them.
     requestAnimationFrame(() => {
-      host.dataset.place = item.getBoundingClientRect().height < 72
-        ? "below"
-        : "inside";
+      if (host.dataset.place === "after") placeAfter(host, item);
+      else {
+        host.dataset.place = item.getBoundingClientRect().height < 72
+          ? "below"
+          : "inside";
+      }
     });
   }
 
@@ -686,6 +701,52 @@ export class Lists {
     else if (op === "copy") this.#copy(list, item, focus);
     else this.#remove(list, item, focus?.startsWith("/") ? undefined : focus);
   }
+}
+
+/** The overlay's controls that follow an item (its own controls, the Edit link control of an item that is a link). */
+function companions(item: HTMLElement): HTMLElement[] {
+  const found: HTMLElement[] = [];
+  let next = item.nextElementSibling;
+  while (
+    next instanceof HTMLElement &&
+    (next.hasAttribute("data-inpage-controls") ||
+      next.hasAttribute("data-inpage-link-control"))
+  ) {
+    found.push(next);
+    next = next.nextElementSibling;
+  }
+  return found;
+}
+
+/** Whether an item can hold its controls: not a field, a link or a void element. */
+function canHold(item: HTMLElement): boolean {
+  if (/^(A|BUTTON|IMG|INPUT|TEXTAREA|SELECT|LI)$/.test(item.tagName)) {
+    return item.tagName === "LI" && !item.hasAttribute(INPAGE_ATTRIBUTES.text);
+  }
+  return ![
+    INPAGE_ATTRIBUTES.text,
+    INPAGE_ATTRIBUTES.html,
+    INPAGE_ATTRIBUTES.image,
+    INPAGE_ATTRIBUTES.link,
+  ].some((name) => item.hasAttribute(name));
+}
+
+/** Places controls that follow an item just below it. */
+function placeAfter(host: HTMLElement, item: HTMLElement): void {
+  const parent = host.offsetParent;
+  const box = item.getBoundingClientRect();
+  let left = scrollX;
+  let top = scrollY;
+  if (
+    parent instanceof HTMLElement && parent !== document.body &&
+    parent !== document.documentElement
+  ) {
+    const outer = parent.getBoundingClientRect();
+    left = parent.scrollLeft - outer.left - parent.clientLeft;
+    top = parent.scrollTop - outer.top - parent.clientTop;
+  }
+  host.style.left = `${Math.max(0, box.left + left)}px`;
+  host.style.top = `${box.bottom + top + 2}px`;
 }
 
 /** Rewrites every pointer of an item's markup from one place to another. */
