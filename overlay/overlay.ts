@@ -33,6 +33,7 @@ import {
 import { retarget } from "./session/lists.ts";
 import { INPAGE_ATTRIBUTES } from "../lib/wire/names.ts";
 import { Links } from "./views/links.ts";
+import { addAltControl, editAlt } from "./views/alt_text.ts";
 import { Lists } from "./views/lists.ts";
 import {
   openPagePanel,
@@ -352,10 +353,7 @@ async function open(client: Client): Promise<void> {
     const media = typeof current === "object" && current !== null
       ? current as Record<string, unknown>
       : {};
-    const prepared = await chooseImage(
-      root,
-      typeof media.alt === "string" ? media.alt : "",
-    );
+    const prepared = await chooseImage(root);
     if (!prepared) return;
     try {
       const stored = await session.whileBusy(
@@ -401,6 +399,7 @@ async function open(client: Client): Promise<void> {
       announcer.textContent = "";
       setTimeout(() => announcer.textContent = text, 50);
     },
+    editLink: (item) => void links.edit(item),
     mount: (path, item, pointer) => {
       const container = item.closest<HTMLElement>("[data-inpage-page]")!;
       // A new item's fields start from the values it was made with.
@@ -415,6 +414,7 @@ async function open(client: Client): Promise<void> {
             : session.valueOf(path, p),
       }, hooks);
       regions.push(...mounted);
+      altControls(mounted);
       for (const region of mounted) {
         region.show(session.valueOf(path, region.pointer));
       }
@@ -443,6 +443,26 @@ async function open(client: Client): Promise<void> {
       showMarks();
     },
   });
+  const altControls = (mounted: Region[]) => {
+    for (const region of mounted) {
+      if (region.kind !== "image") continue;
+      addAltControl(region.element, async () => {
+        const value = session.valueOf(region.path, region.pointer);
+        const media = typeof value === "object" && value !== null
+          ? value as Record<string, unknown>
+          : {};
+        const alt = await editAlt(
+          root,
+          typeof media.alt === "string" ? media.alt : undefined,
+        );
+        if (alt === undefined || session.busy) return;
+        session.seal();
+        session.change(region.path, region.pointer, { ...media, alt });
+        session.seal();
+        region.show(session.valueOf(region.path, region.pointer));
+      });
+    }
+  };
   const fieldsOf = (path: string) => [
     ...regions.filter((region) => region.path === path).map((region) =>
       [region.pointer, region.kind] as const
@@ -488,6 +508,7 @@ async function open(client: Client): Promise<void> {
     lists.prepare(container, path, page.stored);
     const mounted = mountRegions(page, hooks);
     regions.push(...mounted);
+    altControls(mounted);
     links.mount(path, container, container);
     session.addPage(path, version, base, [
       ...mounted.map((region) => [region.pointer, region.kind] as const),

@@ -8,6 +8,7 @@
 
 import type Cropper from "cropperjs";
 import { h, showDialog } from "../ui.ts";
+import { altFields } from "./alt_text.ts";
 
 /** Cropper.js's style sheet, made when the cropper first loads. */
 let cropperSheet: CSSStyleSheet | undefined;
@@ -37,15 +38,15 @@ const RATIOS: Array<[string, number]> = [
 ];
 
 /**
- * Asks for an image, lets the person crop it, and prepares it.
+ * Asks for an image, lets the person crop it, and prepares it. A new file
+ * needs its own alt text: the field starts empty, and the image is applied
+ * only with words in it or marked as a decorative image (an empty alt).
  *
  * @param root the overlay's shadow root
- * @param alt the current alternative text
  * @returns the prepared image, or `undefined` when cancelled
  */
 export async function chooseImage(
   root: ShadowRoot,
-  alt: string,
 ): Promise<PreparedImage | undefined> {
   let cropper: Cropper | undefined;
   let fileName = "image";
@@ -56,7 +57,7 @@ export async function chooseImage(
     type: "file",
     accept: "image/jpeg,image/png,image/webp",
   });
-  const altInput = h("input", { type: "text", value: alt });
+  const alt = altFields(undefined);
   const apply = h("button", {
     class: "primary",
     type: "submit",
@@ -160,17 +161,7 @@ export async function chooseImage(
     ),
     ratios,
     crop,
-    h(
-      "label",
-      {},
-      "Alt text",
-      altInput,
-      h(
-        "span",
-        { class: "hint" },
-        "Describes the image for people who cannot see it.",
-      ),
-    ),
+    ...alt.elements,
     error,
     h(
       "div",
@@ -189,6 +180,12 @@ export async function chooseImage(
     if (picture.getAttribute("src") === null) {
       error.textContent = "Choose an image file first.";
       file.focus();
+      return;
+    }
+    const missing = alt.problem();
+    if (missing !== undefined) {
+      error.textContent = missing;
+      alt.input.focus();
       return;
     }
     if (!ready) {
@@ -215,7 +212,7 @@ export async function chooseImage(
     return {
       blob,
       name: fileName,
-      alt: altInput.value,
+      alt: alt.value(),
       width: scaled.width,
       height: scaled.height,
     };

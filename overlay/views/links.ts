@@ -86,6 +86,8 @@ export class Links {
     );
     for (const element of found) {
       this.#links.set(element, path);
+      // A list item that is itself a link has Edit link in its controls.
+      if (element.hasAttribute(INPAGE_ATTRIBUTES.item)) continue;
       const host = h("span", { "data-inpage-link-control": "" });
       const root = host.attachShadow({ mode: "open" });
       if (!sheet) {
@@ -99,7 +101,7 @@ export class Links {
           "aria-label": "Edit link",
           title: "Edit link: its address and title",
           onclick: () => void this.edit(element),
-        }, "🔗 Link"),
+        }, linkIcon(), "Link"),
       );
       element.after(host);
     }
@@ -225,6 +227,26 @@ export class Links {
     show(element, next);
     return true;
   }
+}
+
+/** A chain-link icon, drawn (no emoji font needed). */
+export function linkIcon(): SVGSVGElement {
+  const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
+  svg.setAttribute("viewBox", "0 0 24 24");
+  svg.setAttribute("width", "14");
+  svg.setAttribute("height", "14");
+  svg.setAttribute("aria-hidden", "true");
+  svg.setAttribute("fill", "none");
+  svg.setAttribute("stroke", "currentColor");
+  svg.setAttribute("stroke-width", "2.2");
+  svg.setAttribute("stroke-linecap", "round");
+  const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
+  path.setAttribute(
+    "d",
+    "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1",
+  );
+  svg.append(path);
+  return svg;
 }
 
 /** Shows a link object on its element (or the link inside it). */

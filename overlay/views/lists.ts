@@ -32,6 +32,7 @@ import {
 } from "../session/lists.ts";
 import type { EditSession } from "../session/session.ts";
 import { h } from "../ui.ts";
+import { linkIcon } from "./links.ts";
 
 const ITEM = INPAGE_ATTRIBUTES.item;
 const LIST = INPAGE_ATTRIBUTES.list;
@@ -42,6 +43,8 @@ export interface ListHost {
   session: EditSession;
   /** Says a sentence to screen readers. */
   announce(text: string): void;
+  /** Opens the link dialog of an item that is a link object. */
+  editLink(item: HTMLElement): void;
   /** Makes the regions inside a new item editable. */
   mount(path: string, item: HTMLElement, pointer: string): void;
   /** Makes the regions inside a removed item plain. */
@@ -514,6 +517,13 @@ export class Lists {
           () => this.#copy(list, item, "Add after"),
           { class: "add" },
         ),
+        item.hasAttribute(INPAGE_ATTRIBUTES.link) &&
+          h("button", {
+            type: "button",
+            "aria-label": "Edit link",
+            title: "Edit link: its address and title",
+            onclick: () => this.#host.editLink(item),
+          }, linkIcon()),
         button(
           "Remove",
           "✕",
@@ -710,7 +720,8 @@ function companions(item: HTMLElement): HTMLElement[] {
   while (
     next instanceof HTMLElement &&
     (next.hasAttribute("data-inpage-controls") ||
-      next.hasAttribute("data-inpage-link-control"))
+      next.hasAttribute("data-inpage-link-control") ||
+      next.hasAttribute("data-inpage-alt-control"))
   ) {
     found.push(next);
     next = next.nextElementSibling;

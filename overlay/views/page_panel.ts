@@ -194,6 +194,9 @@ dialog.page-panel fieldset { border: 1px solid #d1d5db; border-radius: 8px; }
 dialog.page-panel label.switch { flex-direction: row; align-items: center; gap: 8px; }
 dialog.page-panel label.switch input { width: 36px; height: 20px; accent-color: #1d4ed8; }
 dialog textarea:focus-visible, dialog input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
+dialog label.check .row { display: flex; align-items: center; gap: 8px; }
+dialog label.check input { width: 18px; height: 18px; accent-color: #1d4ed8; }
+dialog.link-popover .hint:empty { display: none; }
 dialog.link-popover .error { color: #b91c1c; font-weight: 600; }
 .announce { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;

@@ -309,6 +309,8 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
         const apply = page.getByRole("button", { name: "Crop and upload" });
         await until(() => apply.isEnabled(), "the cropper to be ready");
         await keep(page, "astro-dev-image-dialog.png");
+        // A new file asks for its own alt text.
+        await page.getByLabel("Alt text").fill("The harbour at noon");
         await apply.click();
         await until(
           async () =>

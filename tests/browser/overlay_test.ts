@@ -164,6 +164,8 @@ Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", as
   await page.locator("button:enabled", { hasText: "Crop and upload" })
     .waitFor();
   await page.getByRole("button", { name: "1:1" }).click();
+  // A new file asks for its own alt text.
+  await page.getByLabel("Alt text").fill("Green hills under a rising sun");
   await page.getByRole("button", { name: "Crop and upload" }).click();
   await waitStatus(page, "1 unsaved change");
   await publish(page, "New picture");

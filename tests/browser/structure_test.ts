@@ -19,6 +19,11 @@ import {
   startDemo,
 } from "./overlay_support.ts";
 
+const IMAGE = new URL(
+  "../../examples/site/public/images/hills-at-dawn-98c9ac741e4e.png",
+  import.meta.url,
+).pathname;
+
 const SIZES = [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },
@@ -182,9 +187,11 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
   await t.step("4. change a navigation link's address, and the description in the Page panel", async () => {
     const about = page.locator('[data-inpage-link="/nav/1/link"]');
     await about.hover();
+    // The navigation's link is an item of its list: Edit link is among its
+    // controls, shown below it.
     await page.locator(
-      '[data-inpage-link="/nav/1/link"] ~ [data-inpage-link-control]',
-    ).first().getByRole("button", { name: "Edit link" }).click();
+      '[data-inpage-link="/nav/1/link"] + [data-inpage-controls]',
+    ).getByRole("button", { name: "Edit link" }).click();
     const address = page.getByRole("combobox", { name: "Address" });
     await address.fill("javascript:alert(1)");
     await page.getByText("This link is not allowed.").waitFor();
@@ -291,6 +298,60 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
     assert.equal(await focused(), "Edit sections 2 heading");
     await waitStatus(page, "1 unsaved change");
     await audit(page, "keyboard copy and move");
+  });
+
+  await t.step("images: the alt text edited on its own, then marked decorative (an empty alt); a new file asks for new words", async () => {
+    const image = page.locator('img[data-inpage-image="/image"]');
+    const src = await image.getAttribute("src");
+    await page.getByRole("button", { name: "Alt text" }).click();
+    const alt = page.getByRole("textbox", { name: "Alt text" });
+    assert.equal(await alt.inputValue(), "Green hills under a rising sun");
+    await alt.fill("");
+    await page.getByRole("button", { name: "Apply" }).click();
+    await page.getByText(
+      "Describe the image, or mark it as a decorative image.",
+    ).waitFor();
+    await alt.fill("Hills at dawn over the valley");
+    await shoot(page, "alt-text");
+    await page.getByRole("button", { name: "Apply" }).click();
+    assert.equal(await image.getAttribute("alt"), "Hills at dawn over the valley");
+    await waitStatus(page, "2 unsaved changes");
+
+    await page.getByRole("button", { name: "Alt text" }).click();
+    await page.getByRole("checkbox", { name: "Decorative image" }).check();
+    assert.equal(await alt.isDisabled(), true);
+    await page.getByRole("button", { name: "Apply" }).click();
+    assert.equal(await image.getAttribute("alt"), "");
+    // The same file, shown as it was.
+    assert.equal(
+      new URL(await image.getAttribute("src") ?? "", site.url).href,
+      new URL(src ?? "", site.url).href,
+    );
+
+    // A new file: the alt field starts empty and words (or Decorative
+    // image) are asked for.
+    await page.getByRole("button", { name: "Replace image: image" }).click();
+    await page.getByLabel("Image file").setInputFiles(IMAGE);
+    assert.equal(
+      await page.getByRole("textbox", { name: "Alt text" }).inputValue(),
+      "",
+    );
+    await page.locator("button:enabled", { hasText: "Crop and upload" })
+      .waitFor();
+    await page.getByRole("button", { name: "Crop and upload" }).click();
+    await page.getByText(
+      "Describe the image, or mark it as a decorative image.",
+    ).waitFor();
+    await page.getByRole("button", { name: "Cancel" }).click();
+
+    const stored = (await site.page()).image;
+    await page.getByRole("button", { name: "Publish" }).click();
+    await waitStatus(page, "Published");
+    const after = await site.page();
+    assert.deepEqual(after.image, {
+      ...(stored as Record<string, unknown>),
+      alt: "",
+    });
   });
 
   assert.deepEqual(errors, []);
