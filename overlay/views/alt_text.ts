@@ -105,6 +105,12 @@ export async function editAlt(
     ],
     (answer) => answer === "apply" ? fields.problem() : undefined,
   );
+  const clear = () => {
+    const error = dialog.querySelector(".error");
+    if (error) error.textContent = "";
+  };
+  fields.input.addEventListener("input", clear);
+  fields.decorative.addEventListener("change", clear);
   if (await showDialog(root, dialog) !== "apply") return undefined;
   return fields.value();
 }

@@ -211,7 +211,8 @@ export class Links {
       (answer) => {
         if (answer !== "apply" || !check()) return undefined;
         href.focus();
-        return problem.textContent ?? "";
+        // The reason is already shown under the address.
+        return "";
       },
     );
     dialog.classList.add("link-popover");
