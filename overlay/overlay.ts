@@ -24,12 +24,7 @@ import { chooseImage } from "./views/image_dialog.ts";
 import { failureSentence } from "./messages.ts";
 import { findRegion, mountRegions, type Region } from "./regions.ts";
 import { linkProblem } from "./session/checks.ts";
-import {
-  below,
-  fieldName,
-  getPointer,
-  isWithin,
-} from "./session/pointer.ts";
+import { below, fieldName, getPointer, isWithin } from "./session/pointer.ts";
 import { retarget } from "./session/lists.ts";
 import { INPAGE_ATTRIBUTES } from "../lib/wire/names.ts";
 import { Links } from "./views/links.ts";

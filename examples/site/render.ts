@@ -243,7 +243,9 @@ function layout(
     <nav class="languages" aria-label="Language">${languages}</nav>
   </header>
   ${
-    broken ? `<p class="broken" role="note">${labels.broken}</p>\n  ` : ""
+    broken
+      ? `<p class="broken" role="note">${labels.broken}</p>\n  `
+      : ""
   }<main>
     <section class="hero">
       <div class="hero-text">

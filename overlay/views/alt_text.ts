@@ -77,9 +77,7 @@ export function altFields(alt: string | undefined): {
     decorative,
     value: () => decorative.checked ? "" : input.value.trim(),
     problem: () =>
-      !decorative.checked && input.value.trim() === ""
-        ? ALT_NEEDED
-        : undefined,
+      !decorative.checked && input.value.trim() === "" ? ALT_NEEDED : undefined,
   };
 }
 

@@ -102,7 +102,8 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
     hint,
     actions.page &&
       button("Page", actions.page, {
-        title: "Page: the fields not shown on the page, such as its description",
+        title:
+          "Page: the fields not shown on the page, such as its description",
       }),
     h("span", { class: "group" }, undo, redo, discard),
     h("label", {}, "Message", message),

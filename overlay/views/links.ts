@@ -96,12 +96,17 @@ export class Links {
       }
       root.adoptedStyleSheets = [sheet];
       root.append(
-        h("button", {
-          type: "button",
-          "aria-label": "Edit link",
-          title: "Edit link: its address and title",
-          onclick: () => void this.edit(element),
-        }, linkIcon(), "Link"),
+        h(
+          "button",
+          {
+            type: "button",
+            "aria-label": "Edit link",
+            title: "Edit link: its address and title",
+            onclick: () => void this.edit(element),
+          },
+          linkIcon(),
+          "Link",
+        ),
       );
       element.after(host);
     }

@@ -764,7 +764,10 @@ function placeAfter(host: HTMLElement, item: HTMLElement): void {
 function rewrite(item: HTMLElement, from: string, to: string): void {
   for (const name of POINTER_ATTRIBUTES) {
     for (
-      const element of [item, ...item.querySelectorAll<HTMLElement>(`[${name}]`)]
+      const element of [
+        item,
+        ...item.querySelectorAll<HTMLElement>(`[${name}]`),
+      ]
     ) {
       const value = element.getAttribute(name);
       if (value !== null) element.setAttribute(name, retarget(value, from, to));

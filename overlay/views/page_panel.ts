@@ -66,7 +66,9 @@ export function inputKind(value: unknown): InputKind {
   if (typeof value === "boolean") return "switch";
   if (typeof value === "number") return "number";
   if (typeof value === "string" && DATE.test(value)) return "date";
-  if (typeof value === "string" && (value.length > 80 || value.includes("\n"))) {
+  if (
+    typeof value === "string" && (value.length > 80 || value.includes("\n"))
+  ) {
     return "long";
   }
   return "text";
@@ -112,7 +114,11 @@ export async function openPagePanel(
       h(
         "div",
         { class: "actions" },
-        h("button", { type: "submit", value: "done", class: "primary" }, "Done"),
+        h(
+          "button",
+          { type: "submit", value: "done", class: "primary" },
+          "Done",
+        ),
       ),
     ),
   );

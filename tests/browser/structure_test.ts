@@ -35,9 +35,12 @@ async function waitStatus(page: Page, text: string): Promise<void> {
       .waitFor();
   } catch (error) {
     const shown = await page.locator(".ui").innerText().catch(() => "");
-    throw new Error(`Expected the status ${text}; the overlay shows: ${shown}`, {
-      cause: error,
-    });
+    throw new Error(
+      `Expected the status ${text}; the overlay shows: ${shown}`,
+      {
+        cause: error,
+      },
+    );
   }
 }
 
@@ -123,54 +126,70 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
   const original = await headings(page);
   assert.deepEqual(await ids(page), ["content", "rules", "next"]);
 
-  await t.step("1. copy the second section and edit the copy's heading", async () => {
-    await page.locator("#rules").getByRole("button", { name: "Add after" })
-      .click();
-    assert.deepEqual(await ids(page), ["content", "rules", "rules-2", "next"]);
-    await waitStatus(page, "1 unsaved change");
-    await announced(page).filter({
-      hasText: "Added a copy of section 2 as section 3",
-    }).waitFor({ state: "attached" });
-    const heading = page.getByRole("textbox", {
-      name: "Edit sections 3 heading",
-    });
-    assert.equal(await heading.innerText(), original[1]);
-    await heading.click();
-    await page.keyboard.press("Control+A");
-    await page.keyboard.type("A copied section");
-    // The copy's body is a rich-text region of its own.
-    await page.getByRole("textbox", { name: /^Edit sections 3 body/ })
-      .waitFor();
-    await shoot(page, "list-controls", async () => {
-      await page.locator("#rules-2 .prose").hover();
-    });
-  });
+  await t.step(
+    "1. copy the second section and edit the copy's heading",
+    async () => {
+      await page.locator("#rules").getByRole("button", { name: "Add after" })
+        .click();
+      assert.deepEqual(await ids(page), [
+        "content",
+        "rules",
+        "rules-2",
+        "next",
+      ]);
+      await waitStatus(page, "1 unsaved change");
+      await announced(page).filter({
+        hasText: "Added a copy of section 2 as section 3",
+      }).waitFor({ state: "attached" });
+      const heading = page.getByRole("textbox", {
+        name: "Edit sections 3 heading",
+      });
+      assert.equal(await heading.innerText(), original[1]);
+      await heading.click();
+      await page.keyboard.press("Control+A");
+      await page.keyboard.type("A copied section");
+      // The copy's body is a rich-text region of its own.
+      await page.getByRole("textbox", { name: /^Edit sections 3 body/ })
+        .waitFor();
+      await shoot(page, "list-controls", async () => {
+        await page.locator("#rules-2 .prose").hover();
+      });
+    },
+  );
 
-  await t.step("2. move it to the top, and remove another section", async () => {
-    const copy = page.locator("#rules-2");
-    await copy.getByRole("button", { name: "Move up" }).click();
-    await announced(page).filter({
-      hasText: "Moved section 3 to position 2",
-    }).waitFor({ state: "attached" });
-    await copy.getByRole("button", { name: "Move up" }).click();
-    await announced(page).filter({
-      hasText: "Moved section 2 to position 1",
-    }).waitFor({ state: "attached" });
-    assert.deepEqual(await ids(page), ["rules-2", "content", "rules", "next"]);
-    assert.equal(
-      await copy.getByRole("button", { name: "Move up" }).isDisabled(),
-      true,
-    );
-    // Its heading still edits the copy, now at /sections/0.
-    assert.equal(
-      await page.getByRole("textbox", { name: "Edit sections 1 heading" })
-        .innerText(),
-      "A copied section",
-    );
-    await page.locator("#content").getByRole("button", { name: "Remove" })
-      .click();
-    assert.deepEqual(await ids(page), ["rules-2", "rules", "next"]);
-  });
+  await t.step(
+    "2. move it to the top, and remove another section",
+    async () => {
+      const copy = page.locator("#rules-2");
+      await copy.getByRole("button", { name: "Move up" }).click();
+      await announced(page).filter({
+        hasText: "Moved section 3 to position 2",
+      }).waitFor({ state: "attached" });
+      await copy.getByRole("button", { name: "Move up" }).click();
+      await announced(page).filter({
+        hasText: "Moved section 2 to position 1",
+      }).waitFor({ state: "attached" });
+      assert.deepEqual(await ids(page), [
+        "rules-2",
+        "content",
+        "rules",
+        "next",
+      ]);
+      assert.equal(
+        await copy.getByRole("button", { name: "Move up" }).isDisabled(),
+        true,
+      );
+      // Its heading still edits the copy, now at /sections/0.
+      assert.equal(
+        await page.getByRole("textbox", { name: "Edit sections 1 heading" })
+          .innerText(),
+        "A copied section",
+      );
+      await page.locator("#content").getByRole("button", { name: "Remove" })
+        .click();
+      assert.deepEqual(await ids(page), ["rules-2", "rules", "next"]);
+    },
+  );
 
   await t.step("3. undo the remove", async () => {
     await page.getByRole("button", { name: "Undo" }).click();
@@ -184,175 +203,193 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
     assert.match(await body.innerText(), /Each page is one file/);
   });
 
-  await t.step("4. change a navigation link's address, and the description in the Page panel", async () => {
-    const about = page.locator('[data-inpage-link="/nav/1/link"]');
-    await about.hover();
-    // The navigation's link is an item of its list: Edit link is among its
-    // controls, shown below it.
-    await page.locator(
-      '[data-inpage-link="/nav/1/link"] + [data-inpage-controls]',
-    ).getByRole("button", { name: "Edit link" }).click();
-    const address = page.getByRole("combobox", { name: "Address" });
-    await address.fill("javascript:alert(1)");
-    await page.getByText("This link is not allowed.").waitFor();
-    await address.fill("/fr/about/");
-    await page.getByRole("textbox", { name: "Title (optional)" }).waitFor();
-    await shoot(page, "link-popover");
-    await page.getByRole("button", { name: "Apply" }).click();
-    assert.equal(await about.getAttribute("href"), "/fr/about/");
+  await t.step(
+    "4. change a navigation link's address, and the description in the Page panel",
+    async () => {
+      const about = page.locator('[data-inpage-link="/nav/1/link"]');
+      await about.hover();
+      // The navigation's link is an item of its list: Edit link is among its
+      // controls, shown below it.
+      await page.locator(
+        '[data-inpage-link="/nav/1/link"] + [data-inpage-controls]',
+      ).getByRole("button", { name: "Edit link" }).click();
+      const address = page.getByRole("combobox", { name: "Address" });
+      await address.fill("javascript:alert(1)");
+      await page.getByText("This link is not allowed.").waitFor();
+      await address.fill("/fr/about/");
+      await page.getByRole("textbox", { name: "Title (optional)" }).waitFor();
+      await shoot(page, "link-popover");
+      await page.getByRole("button", { name: "Apply" }).click();
+      assert.equal(await about.getAttribute("href"), "/fr/about/");
 
-    await page.getByRole("button", { name: "Page", exact: true }).click();
-    const description = page.getByRole("textbox", { name: "Description" });
-    await description.fill("Small sites whose words are edited in place.");
-    await shoot(page, "page-panel");
-    await page.getByRole("button", { name: "Done" }).click();
-    await waitStatus(page, "3 unsaved changes");
-  });
+      await page.getByRole("button", { name: "Page", exact: true }).click();
+      const description = page.getByRole("textbox", { name: "Description" });
+      await description.fill("Small sites whose words are edited in place.");
+      await shoot(page, "page-panel");
+      await page.getByRole("button", { name: "Done" }).click();
+      await waitStatus(page, "3 unsaved changes");
+    },
+  );
 
-  await t.step("5. publish: the commit holds exactly those changes, and a reload shows them", async () => {
-    await page.getByRole("button", { name: "Publish" }).click();
-    await waitStatus(page, "Published");
-    const after = await site.page();
-    const expected = structuredClone(before) as {
-      sections: Array<Record<string, unknown>>;
-      nav: Array<{ link: Record<string, unknown> }>;
-      description: string;
-    };
-    expected.sections = [
-      { ...expected.sections[1], id: "rules-2", heading: "A copied section" },
-      ...expected.sections,
-    ];
-    expected.nav[1]!.link.href = "/fr/about/";
-    expected.description = "Small sites whose words are edited in place.";
-    assert.deepEqual(after, expected);
-    assert.equal(
-      (await site.git("rev-list", "--count", "HEAD")).trim(),
-      String(Number(commits) + 1),
-    );
-
-    await page.reload();
-    await waitStatus(page, "No unsaved changes");
-    assert.deepEqual(await ids(page), ["rules-2", "content", "rules", "next"]);
-    assert.deepEqual(await headings(page), [
-      "A copied section",
-      ...original,
-    ]);
-    assert.equal(
-      await page.locator('[data-inpage-link="/nav/1/link"]').getAttribute(
-        "href",
-      ),
-      "/fr/about/",
-    );
-    assert.equal(
-      await page.locator('meta[name="description"]').getAttribute("content"),
-      "Small sites whose words are edited in place.",
-    );
-  });
-
-  await t.step("keyboard only: a copy and a move, each announced, the focus kept in the field", async () => {
-    // Tab from the top of the page to the second section's heading.
-    await page.locator("body").focus();
-    const target = "Edit sections 2 heading";
-    let reached = false;
-    for (let press = 0; press < 60 && !reached; press++) {
-      await page.keyboard.press("Tab");
-      reached = await page.evaluate(
-        (name) => {
-          let active = document.activeElement;
-          while (active?.shadowRoot?.activeElement) {
-            active = active.shadowRoot.activeElement;
-          }
-          return active?.getAttribute("aria-label") === name;
-        },
-        target,
+  await t.step(
+    "5. publish: the commit holds exactly those changes, and a reload shows them",
+    async () => {
+      await page.getByRole("button", { name: "Publish" }).click();
+      await waitStatus(page, "Published");
+      const after = await site.page();
+      const expected = structuredClone(before) as {
+        sections: Array<Record<string, unknown>>;
+        nav: Array<{ link: Record<string, unknown> }>;
+        description: string;
+      };
+      expected.sections = [
+        { ...expected.sections[1], id: "rules-2", heading: "A copied section" },
+        ...expected.sections,
+      ];
+      expected.nav[1]!.link.href = "/fr/about/";
+      expected.description = "Small sites whose words are edited in place.";
+      assert.deepEqual(after, expected);
+      assert.equal(
+        (await site.git("rev-list", "--count", "HEAD")).trim(),
+        String(Number(commits) + 1),
       );
-    }
-    assert.ok(reached, "Tab reaches the second section's heading");
-    await page.keyboard.press("Alt+Shift+D");
-    await announced(page).filter({
-      hasText: "Added a copy of section 2 as section 3",
-    }).waitFor({ state: "attached" });
-    assert.deepEqual(await ids(page), [
-      "rules-2",
-      "content",
-      "content-2",
-      "rules",
-      "next",
-    ]);
-    const focused = () =>
-      page.evaluate(() =>
-        document.activeElement?.getAttribute("aria-label")
+
+      await page.reload();
+      await waitStatus(page, "No unsaved changes");
+      assert.deepEqual(await ids(page), [
+        "rules-2",
+        "content",
+        "rules",
+        "next",
+      ]);
+      assert.deepEqual(await headings(page), [
+        "A copied section",
+        ...original,
+      ]);
+      assert.equal(
+        await page.locator('[data-inpage-link="/nav/1/link"]').getAttribute(
+          "href",
+        ),
+        "/fr/about/",
       );
-    assert.equal(await focused(), "Edit sections 3 heading");
-    await page.keyboard.press("Alt+Shift+ArrowUp");
-    await announced(page).filter({
-      hasText: "Moved section 3 to position 2",
-    }).waitFor({ state: "attached" });
-    assert.deepEqual(await ids(page), [
-      "rules-2",
-      "content-2",
-      "content",
-      "rules",
-      "next",
-    ]);
-    assert.equal(await focused(), "Edit sections 2 heading");
-    await waitStatus(page, "1 unsaved change");
-    await audit(page, "keyboard copy and move");
-  });
+      assert.equal(
+        await page.locator('meta[name="description"]').getAttribute("content"),
+        "Small sites whose words are edited in place.",
+      );
+    },
+  );
 
-  await t.step("images: the alt text edited on its own, then marked decorative (an empty alt); a new file asks for new words", async () => {
-    const image = page.locator('img[data-inpage-image="/image"]');
-    const src = await image.getAttribute("src");
-    await page.getByRole("button", { name: "Alt text" }).click();
-    const alt = page.getByRole("textbox", { name: "Alt text" });
-    assert.equal(await alt.inputValue(), "Green hills under a rising sun");
-    await alt.fill("");
-    await page.getByRole("button", { name: "Apply" }).click();
-    await page.getByText(
-      "Describe the image, or mark it as a decorative image.",
-    ).waitFor();
-    await alt.fill("Hills at dawn over the valley");
-    await shoot(page, "alt-text");
-    await page.getByRole("button", { name: "Apply" }).click();
-    assert.equal(await image.getAttribute("alt"), "Hills at dawn over the valley");
-    await waitStatus(page, "2 unsaved changes");
+  await t.step(
+    "keyboard only: a copy and a move, each announced, the focus kept in the field",
+    async () => {
+      // Tab from the top of the page to the second section's heading.
+      await page.locator("body").focus();
+      const target = "Edit sections 2 heading";
+      let reached = false;
+      for (let press = 0; press < 60 && !reached; press++) {
+        await page.keyboard.press("Tab");
+        reached = await page.evaluate(
+          (name) => {
+            let active = document.activeElement;
+            while (active?.shadowRoot?.activeElement) {
+              active = active.shadowRoot.activeElement;
+            }
+            return active?.getAttribute("aria-label") === name;
+          },
+          target,
+        );
+      }
+      assert.ok(reached, "Tab reaches the second section's heading");
+      await page.keyboard.press("Alt+Shift+D");
+      await announced(page).filter({
+        hasText: "Added a copy of section 2 as section 3",
+      }).waitFor({ state: "attached" });
+      assert.deepEqual(await ids(page), [
+        "rules-2",
+        "content",
+        "content-2",
+        "rules",
+        "next",
+      ]);
+      const focused = () =>
+        page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
+      assert.equal(await focused(), "Edit sections 3 heading");
+      await page.keyboard.press("Alt+Shift+ArrowUp");
+      await announced(page).filter({
+        hasText: "Moved section 3 to position 2",
+      }).waitFor({ state: "attached" });
+      assert.deepEqual(await ids(page), [
+        "rules-2",
+        "content-2",
+        "content",
+        "rules",
+        "next",
+      ]);
+      assert.equal(await focused(), "Edit sections 2 heading");
+      await waitStatus(page, "1 unsaved change");
+      await audit(page, "keyboard copy and move");
+    },
+  );
 
-    await page.getByRole("button", { name: "Alt text" }).click();
-    await page.getByRole("checkbox", { name: "Decorative image" }).check();
-    assert.equal(await alt.isDisabled(), true);
-    await page.getByRole("button", { name: "Apply" }).click();
-    assert.equal(await image.getAttribute("alt"), "");
-    // The same file, shown as it was.
-    assert.equal(
-      new URL(await image.getAttribute("src") ?? "", site.url).href,
-      new URL(src ?? "", site.url).href,
-    );
+  await t.step(
+    "images: the alt text edited on its own, then marked decorative (an empty alt); a new file asks for new words",
+    async () => {
+      const image = page.locator('img[data-inpage-image="/image"]');
+      const src = await image.getAttribute("src");
+      await page.getByRole("button", { name: "Alt text" }).click();
+      const alt = page.getByRole("textbox", { name: "Alt text" });
+      assert.equal(await alt.inputValue(), "Green hills under a rising sun");
+      await alt.fill("");
+      await page.getByRole("button", { name: "Apply" }).click();
+      await page.getByText(
+        "Describe the image, or mark it as a decorative image.",
+      ).waitFor();
+      await alt.fill("Hills at dawn over the valley");
+      await shoot(page, "alt-text");
+      await page.getByRole("button", { name: "Apply" }).click();
+      assert.equal(
+        await image.getAttribute("alt"),
+        "Hills at dawn over the valley",
+      );
+      await waitStatus(page, "2 unsaved changes");
 
-    // A new file: the alt field starts empty and words (or Decorative
-    // image) are asked for.
-    await page.getByRole("button", { name: "Replace image: image" }).click();
-    await page.getByLabel("Image file").setInputFiles(IMAGE);
-    assert.equal(
-      await page.getByRole("textbox", { name: "Alt text" }).inputValue(),
-      "",
-    );
-    await page.locator("button:enabled", { hasText: "Crop and upload" })
-      .waitFor();
-    await page.getByRole("button", { name: "Crop and upload" }).click();
-    await page.getByText(
-      "Describe the image, or mark it as a decorative image.",
-    ).waitFor();
-    await page.getByRole("button", { name: "Cancel" }).click();
+      await page.getByRole("button", { name: "Alt text" }).click();
+      await page.getByRole("checkbox", { name: "Decorative image" }).check();
+      assert.equal(await alt.isDisabled(), true);
+      await page.getByRole("button", { name: "Apply" }).click();
+      assert.equal(await image.getAttribute("alt"), "");
+      // The same file, shown as it was.
+      assert.equal(
+        new URL(await image.getAttribute("src") ?? "", site.url).href,
+        new URL(src ?? "", site.url).href,
+      );
 
-    const stored = (await site.page()).image;
-    await page.getByRole("button", { name: "Publish" }).click();
-    await waitStatus(page, "Published");
-    const after = await site.page();
-    assert.deepEqual(after.image, {
-      ...(stored as Record<string, unknown>),
-      alt: "",
-    });
-  });
+      // A new file: the alt field starts empty and words (or Decorative
+      // image) are asked for.
+      await page.getByRole("button", { name: "Replace image: image" }).click();
+      await page.getByLabel("Image file").setInputFiles(IMAGE);
+      assert.equal(
+        await page.getByRole("textbox", { name: "Alt text" }).inputValue(),
+        "",
+      );
+      await page.locator("button:enabled", { hasText: "Crop and upload" })
+        .waitFor();
+      await page.getByRole("button", { name: "Crop and upload" }).click();
+      await page.getByText(
+        "Describe the image, or mark it as a decorative image.",
+      ).waitFor();
+      await page.getByRole("button", { name: "Cancel" }).click();
+
+      const stored = (await site.page()).image;
+      await page.getByRole("button", { name: "Publish" }).click();
+      await waitStatus(page, "Published");
+      const after = await site.page();
+      assert.deepEqual(after.image, {
+        ...(stored as Record<string, unknown>),
+        alt: "",
+      });
+    },
+  );
 
   assert.deepEqual(errors, []);
 });
