@@ -90,7 +90,7 @@ button:hover { background: #e5e7eb; }
 button:focus-visible { outline: 3px solid #f59e0b; outline-offset: 1px; }
 button:disabled { color: #6b7280; cursor: default; background: none; }
 button.remove { color: #b91c1c; }
-.grip { cursor: grab; color: #374151; }
+.grip { cursor: grab; color: #374151; -webkit-user-drag: element; user-select: none; }
 .add { font-weight: 700; }
 `;
 
@@ -756,7 +756,13 @@ function placeAfter(host: HTMLElement, item: HTMLElement): void {
     left = parent.scrollLeft - outer.left - parent.clientLeft;
     top = parent.scrollTop - outer.top - parent.clientTop;
   }
-  host.style.left = `${Math.max(0, box.left + left)}px`;
+  // Kept inside the window's width (a link at the right of a phone's nav).
+  const width = host.getBoundingClientRect().width;
+  const start = Math.max(
+    4,
+    Math.min(box.left, document.documentElement.clientWidth - width - 4),
+  );
+  host.style.left = `${start + left}px`;
   host.style.top = `${box.bottom + top + 2}px`;
 }
 

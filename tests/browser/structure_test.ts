@@ -207,7 +207,9 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
     "4. change a navigation link's address, and the description in the Page panel",
     async () => {
       const about = page.locator('[data-inpage-link="/nav/1/link"]');
-      await about.hover();
+      await shoot(page, "nav-controls", async () => {
+        await about.hover();
+      });
       // The navigation's link is an item of its list: Edit link is among its
       // controls, shown below it.
       await page.locator(
@@ -330,6 +332,50 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       await audit(page, "keyboard copy and move");
     },
   );
+
+  await t.step(
+    "a reload offers the list change as a draft; restored, the items show in its order",
+    async () => {
+      await page.reload();
+      await page.getByRole("button", { name: "Restore" }).click();
+      await waitStatus(page, "1 unsaved change");
+      const restored = ["rules-2", "content-2", "content", "rules", "next"];
+      assert.deepEqual(await ids(page), restored);
+      // The restored copy is editable at its place.
+      assert.equal(
+        await page.getByRole("textbox", { name: "Edit sections 2 heading" })
+          .innerText(),
+        original[0],
+      );
+      await page.getByRole("button", { name: "Undo" }).click();
+      assert.deepEqual(await ids(page), [
+        "rules-2",
+        "content",
+        "rules",
+        "next",
+      ]);
+      await page.getByRole("button", { name: "Redo" }).click();
+      assert.deepEqual(await ids(page), restored);
+    },
+  );
+
+  await t.step("drag: a section dragged by its grip above the first one moves there; undo puts it back", async () => {
+    const before = await ids(page);
+    await page.locator("#next .prose").hover();
+    await page.locator("#next [data-inpage-controls]").locator(".grip")
+      .dragTo(page.locator("#rules-2 h2"), {
+        targetPosition: { x: 20, y: 4 },
+      });
+    await announced(page).filter({
+      hasText: "Moved section 5 to position 1",
+    }).waitFor({ state: "attached" });
+    assert.deepEqual(await ids(page), [
+      "next",
+      ...before.filter((id) => id !== "next"),
+    ]);
+    await page.getByRole("button", { name: "Undo" }).click();
+    assert.deepEqual(await ids(page), before);
+  });
 
   await t.step(
     "images: the alt text edited on its own, then marked decorative (an empty alt); a new file asks for new words",
