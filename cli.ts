@@ -16,7 +16,8 @@
 
 import { Command, CommanderError, InvalidArgumentError } from "commander";
 import { hashKeyCommand, KeyInputError } from "./cli/hash_key.ts";
-import { ServeError, startServe } from "./cli/serve.ts";
+import { startServe } from "./cli/serve.ts";
+import { ServeError } from "./cli/site_checkout.ts";
 import { checkCommand } from "./cli/check.ts";
 import { checkHtmlCommand } from "./cli/check_html.ts";
 import { VERSION } from "./lib/version.ts";
@@ -34,7 +35,8 @@ export type {
   LocalCheckout,
   LocalCheckoutOptions,
 } from "./lib/repository/local/mod.ts";
-export { ServeError, startServe } from "./cli/serve.ts";
+export { startServe } from "./cli/serve.ts";
+export { ServeError } from "./cli/site_checkout.ts";
 export type { RunningServe, ServeIo, ServeOptions } from "./cli/serve.ts";
 export { hashKeyCommand } from "./cli/hash_key.ts";
 export { checkCommand, checkPages, formatFailure } from "./cli/check.ts";

@@ -8,6 +8,8 @@
  * Run: deno bench -A bench/cold_start_bench.ts
  */
 
+import { firstAnswer } from "./cold_start_support.ts";
+
 const work = await Deno.makeTempDir({ prefix: "editor-cold-start-" });
 const ENTRY = new URL("../examples/deno-deploy/main.ts", import.meta.url)
   .pathname;
@@ -15,45 +17,10 @@ const BASELINE = new URL("./cold_start_baseline.ts", import.meta.url).pathname;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
 let runs = 0;
 
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
 /** Spawns the script and waits for its first answer to an unknown path. */
-async function firstAnswer(script: string): Promise<void> {
-  const port = freePort();
-  const child = new Deno.Command(Deno.execPath(), {
-    // The package's own deno.json: the example's maps @inpage/editor to JSR.
-    args: ["run", "-A", "--quiet", "--config", CONFIG, script],
-    env: {
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      EDITOR_KV_PATH: `${work}/kv-${runs++}.sqlite3`,
-    },
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  try {
-    for (;;) {
-      try {
-        const response = await fetch(`http://127.0.0.1:${port}/no-such-path`);
-        await response.body?.cancel();
-        if (response.status !== 404) {
-          throw new Error(`status ${response.status}`);
-        }
-        return;
-      } catch (error) {
-        if (!(error instanceof TypeError)) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 1));
-      }
-    }
-  } finally {
-    child.kill();
-    await child.status;
-  }
+async function firstAnswerOf(script: string): Promise<void> {
+  // The package's own deno.json: the example's maps @inpage/editor to JSR.
+  await firstAnswer(script, CONFIG, `${work}/kv-${runs++}.sqlite3`);
 }
 
 Deno.bench({
@@ -63,7 +30,7 @@ Deno.bench({
   n: 20,
   warmup: 2,
   async fn() {
-    await firstAnswer(BASELINE);
+    await firstAnswerOf(BASELINE);
   },
 });
 
@@ -73,7 +40,7 @@ Deno.bench({
   n: 20,
   warmup: 2,
   async fn() {
-    await firstAnswer(ENTRY);
+    await firstAnswerOf(ENTRY);
   },
 });
 

@@ -12,7 +12,7 @@ import { join, relative, sep } from "node:path";
 import { checkLocales } from "../lib/pages/locales.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import { PageRuleError, pageRules } from "../lib/pages/page_rules.ts";
-import { localeFolders, ServeError } from "./serve.ts";
+import { localeFolders, ServeError } from "./site_checkout.ts";
 import { escapeToken, getPointer } from "../lib/wire/pointer.ts";
 import {
   IMAGES_FOLDER as IMAGES,

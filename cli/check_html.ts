@@ -6,7 +6,7 @@
  * would:
  *
  * - every `data-inpage-page` names a page file of the checkout that exists
- *   and holds JSON;
+ *   and holds JSON, once per HTML file;
  * - every pointer (`data-inpage-text`, `-html`, `-image`, `-link`, `-list`,
  *   `-item`, `-fields`) is a JSON Pointer that names a value of that file,
  *   and the value fits the kind: a string for text and html, a media object
@@ -29,7 +29,7 @@ import { checkLocales } from "../lib/pages/locales.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import { getPointer, pointerProblem, setPointer } from "../lib/wire/pointer.ts";
 import { INPAGE_ATTRIBUTES as A, PAGES_FOLDER } from "../lib/wire/names.ts";
-import { localeFolders, ServeError } from "./serve.ts";
+import { localeFolders, ServeError } from "./site_checkout.ts";
 
 type Element = DefaultTreeAdapterTypes.Element;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
@@ -366,12 +366,22 @@ async function checkDocument(
     }
   };
 
+  /** The page files named in this HTML file so far. */
+  const named = new Set<string>();
+
   const visit = async (element: Element, outer: Context): Promise<void> => {
     const context: Context = { ...outer };
     const page = attribute(element, A.page);
     if (page !== undefined) {
       report.containers++;
       const at = selector(A.page, page);
+      if (named.has(page)) {
+        problem(
+          at,
+          `a second ${A.page} element for the same page file: the overlay would publish it twice`,
+        );
+      }
+      named.add(page);
       if (!isPagePath(page, check.locales)) {
         problem(
           at,

@@ -18,6 +18,7 @@ import { createProxy, proxyTarget } from "./proxy.ts";
 import { notFoundResponse, serveStaticFile } from "./static_site.ts";
 import { oneLine } from "../lib/encoding/text.ts";
 import { PAGES_FOLDER as PAGES } from "../lib/wire/names.ts";
+import { folderNames, localeFolders, ServeError } from "./site_checkout.ts";
 
 /** The options of `editor serve`. */
 export interface ServeOptions {
@@ -67,19 +68,6 @@ export interface RunningServe {
   finished: Promise<void>;
   /** Stops the server. */
   shutdown: () => Promise<void>;
-}
-
-/** An expected failure of `editor serve`: one line, exit code 1. */
-export class ServeError extends Error {
-  /**
-   * Creates the error.
-   *
-   * @param message one line for the user
-   */
-  constructor(message: string) {
-    super(message);
-    this.name = "ServeError";
-  }
 }
 
 /**
@@ -360,31 +348,6 @@ async function requireSite(root: string): Promise<void> {
 }
 
 /**
- * The locale folders of a site: the folder names under
- * `src/content/pages`, sorted.
- *
- * @param root the site's checkout
- * @returns the names
- * @throws {ServeError} when there is none
- */
-export async function localeFolders(root: string): Promise<string[]> {
-  const names: string[] = [];
-  for await (const entry of Deno.readDir(join(root, PAGES))) {
-    if (entry.isDirectory && !entry.name.startsWith(".")) {
-      names.push(entry.name);
-    }
-  }
-  if (names.length === 0) {
-    throw new ServeError(
-      `No locale folders under ${
-        join(root, PAGES)
-      }: create one (e.g. en) or pass --locales`,
-    );
-  }
-  return names.sort();
-}
-
-/**
  * What is wrong between `--locales` and the folders: a declared locale
  * without a folder (its pages answer 404 until a publish creates one), a
  * folder whose locale is not declared (its pages answer 400).
@@ -393,13 +356,7 @@ async function localeWarnings(
   root: string,
   locales: string[],
 ): Promise<string[]> {
-  const folders: string[] = [];
-  for await (const entry of Deno.readDir(join(root, PAGES))) {
-    if (entry.isDirectory && !entry.name.startsWith(".")) {
-      folders.push(entry.name);
-    }
-  }
-  folders.sort();
+  const folders = await folderNames(root);
   return [
     ...locales.filter((locale) => !folders.includes(locale)).map((locale) =>
       `--locales names ${locale}, but there is no folder ${PAGES}/${locale}: its pages answer 404 until a publish creates one`

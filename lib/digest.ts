@@ -9,18 +9,17 @@
  * where large data is hashed, by `useNativeDigest()` (the upload route) and
  * with the key check (its `timingSafeEqual`). Until then the short strings
  * every request hashes (a session token, a client address, a page's
- * version) go through the compact TypeScript functions of `sha.ts`, which
- * cost about as much as a call into `node:crypto` for inputs of a few
+ * version) go through `@noble/hashes` (audited, no dependency, synchronous),
+ * which costs about as much as a call into `node:crypto` for inputs of a few
  * kilobytes.
  *
  * @module
  */
 
-import {
-  hmacSha256Hex as shaHmacSha256Hex,
-  sha1Hex as shaSha1Hex,
-  sha256Hex as shaSha256Hex,
-} from "./sha.ts";
+import { sha256 } from "@noble/hashes/sha2.js";
+import { sha1 } from "@noble/hashes/legacy.js";
+import { hmac } from "@noble/hashes/hmac.js";
+import { bytesToHex, utf8ToBytes } from "@noble/hashes/utils.js";
 
 type NodeCrypto = typeof import("node:crypto");
 
@@ -68,7 +67,9 @@ export function useNativeDigest(): Promise<void> {
  */
 export function sha256Hex(data: Uint8Array | string): string {
   if (native) return native.createHash("sha256").update(data).digest("hex");
-  return shaSha256Hex(data);
+  return bytesToHex(
+    sha256(typeof data === "string" ? utf8ToBytes(data) : data),
+  );
 }
 
 /**
@@ -93,7 +94,9 @@ export function sha1Hex(...parts: Uint8Array[]): string {
     for (const part of parts) hash.update(part);
     return hash.digest("hex");
   }
-  return shaSha1Hex(...parts);
+  const hash = sha1.create();
+  for (const part of parts) hash.update(part);
+  return bytesToHex(hash.digest());
 }
 
 /**
@@ -119,5 +122,5 @@ export function hmacSha256Hex(key: string, text: string): string {
   if (native) {
     return native.createHmac("sha256", key).update(text).digest("hex");
   }
-  return shaHmacSha256Hex(key, text);
+  return bytesToHex(hmac(sha256, utf8ToBytes(key), utf8ToBytes(text)));
 }

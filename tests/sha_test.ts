@@ -1,14 +1,16 @@
 /**
- * The TypeScript digests of `lib/sha.ts` against `node:crypto`: the
- * standard's vectors, every length around the block and padding edges, and
- * any bytes split anywhere; `lib/digest.ts` gives the same before and after
- * it loads `node:crypto`.
+ * The digests of `lib/digest.ts` before it loads `node:crypto` (those of
+ * `@noble/hashes`) against `node:crypto`: the standard's vectors, every
+ * length around the block and padding edges, and any bytes split anywhere;
+ * then the same answers after it loads `node:crypto` (the last test: the
+ * tests of a file run in order).
  */
 import assert from "node:assert/strict";
 import { createHash, createHmac } from "node:crypto";
 import fc from "fast-check";
-import { hmacSha256Hex, sha1Hex, sha256Hex } from "../lib/sha.ts";
 import * as digest from "../lib/digest.ts";
+
+const { hmacSha256Hex, sha1Hex, sha256Hex } = digest;
 import { propertyRuns } from "./support/runs.ts";
 
 const text = new TextEncoder();

@@ -17,7 +17,8 @@
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { commitAll, copyTree } from "../../cli/demo_site.ts";
-import { ServeError, startServe } from "../../cli/serve.ts";
+import { startServe } from "../../cli/serve.ts";
+import { ServeError } from "../../cli/site_checkout.ts";
 import { renderSite } from "./render.ts";
 import { listenProblem, parseDemoArgs } from "../demo_args.ts";
 

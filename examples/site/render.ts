@@ -133,15 +133,11 @@ interface Page {
   description?: string;
   lead?: string;
   image?: Media;
-  nav?: { text?: string; link?: Link }[];
-  sections?: Section[];
+  /** Each `{ text, link }`: read through `record`, whatever a hand edit put. */
+  nav?: unknown[];
+  /** Each `{ id, heading, body }`, read the same way. */
+  sections?: unknown[];
   cta?: { text?: string; link?: Link };
-}
-
-interface Section {
-  id?: string;
-  heading?: string;
-  body?: string;
 }
 
 /** A link object: `href`, an optional `title`, other attributes. */
@@ -168,18 +164,28 @@ function layout(
   /** Rich text as it is, or as plain text when the file fails the rules. */
   const rich = (value: unknown) =>
     typeof value !== "string" ? "" : broken ? text(value) : value;
-  const link = (item: { text?: string; link?: Link }, i: number, live = true) =>
-    `<a${spread(item.link ?? {})}${
-      live && item.link?.href === address ? ' aria-current="page"' : ""
+  const str = (value: unknown) => typeof value === "string" ? value : "";
+  /** A link object's attributes, left out when the file fails the rules. */
+  const linkAttributes = (link: unknown) =>
+    broken || typeof link !== "object" || link === null
+      ? ""
+      : spread(link as Link);
+  const link = (item: Record<string, unknown>, i: number, live = true) =>
+    `<a${linkAttributes(item.link)}${
+      live && record(item.link).href === address ? ' aria-current="page"' : ""
     }${
       attributes(
         inpage.item(["nav", i]),
         inpage.link(["nav", i, "link"]),
         inpage.text(["nav", i, "text"]),
       )
-    }>${text(item.text ?? "")}</a>`;
+    }>${text(str(item.text))}</a>`;
   const newLink = { text: labels.newLink, link: { href: `/${lang}/` } };
-  const nav = (page.nav ?? []).map((item, i) => link(item, i)).join("") +
+  const nav =
+    (Array.isArray(page.nav) ? page.nav : []).map((item, i) =>
+      link(record(item), i)
+    )
+      .join("") +
     `<template${attributes(inpage.template("/nav", newLink))}>${
       link(newLink, 0, false)
     }</template>`;
@@ -192,23 +198,27 @@ function layout(
       LANGUAGES[code]?.name
     }">${code.toUpperCase()}</a>`;
   }).join("");
-  const section = (section: Section, index: number) => `
-      <section class="card"${section.id ? ` id="${text(section.id)}"` : ""}${
-    attributes(inpage.item(["sections", index]))
-  }>
+  const section = (section: Record<string, unknown>, index: number) => `
+      <section class="card"${
+    typeof section.id === "string" && section.id
+      ? ` id="${text(section.id)}"`
+      : ""
+  }${attributes(inpage.item(["sections", index]))}>
         <h2${attributes(inpage.text(["sections", index, "heading"]))}>${
-    text(section.heading ?? "")
+    text(str(section.heading))
   }</h2>
         <div class="prose"${
     attributes(inpage.html(["sections", index, "body"]))
   }>${rich(section.body)}</div>
       </section>`;
   const newSection = { id: "section", ...labels.newSection };
-  const sections = (page.sections ?? []).map(section).join("") + `
+  const sections = (Array.isArray(page.sections) ? page.sections : []).map(
+    (item, index) => section(record(item), index),
+  ).join("") + `
       <template${attributes(inpage.template("/sections", newSection))}>${
     section(newSection, 0)
   }</template>`;
-  const image = page.image
+  const image = page.image && typeof page.image.src === "string"
     ? `<figure class="picture"><img${
       attributes(inpage.image("/image"))
     } src="/images/${text(page.image.src)}"${
@@ -218,17 +228,17 @@ function layout(
     }"></figure>`
     : "";
   const cta = page.cta?.link
-    ? `<p><a class="button"${broken ? "" : spread(page.cta.link)}${
+    ? `<p><a class="button"${linkAttributes(page.cta.link)}${
       attributes(inpage.link("/cta/link"), inpage.text("/cta/text"))
-    }>${text(page.cta.text ?? "")}</a></p>`
+    }>${text(str(page.cta.text))}</a></p>`
     : "";
   return `<!doctype html>
 <html lang="${lang}">
 <head>
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
-  <title>${text(page.title ?? "")} · Inpage Studio</title>
-  <meta name="description" content="${text(page.description ?? "")}">
+  <title>${text(str(page.title))} · Inpage Studio</title>
+  <meta name="description" content="${text(str(page.description))}">
   <link rel="stylesheet" href="/site.css">
   <link rel="icon" href="data:,">
   <script type="module" src="/_inpage/loader.js"></script>
@@ -249,7 +259,7 @@ function layout(
   }<main>
     <section class="hero">
       <div class="hero-text">
-        <h1${attributes(inpage.text("/title"))}>${text(page.title ?? "")}</h1>
+        <h1${attributes(inpage.text("/title"))}>${text(str(page.title))}</h1>
         <div class="lead prose"${attributes(inpage.html("/lead"))}>${
     rich(page.lead)
   }</div>
@@ -265,6 +275,13 @@ function layout(
 </body>
 </html>
 `;
+}
+
+/** An object of the page, or an empty one (a hand edit may put anything). */
+function record(value: unknown): Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value)
+    ? value as Record<string, unknown>
+    : {};
 }
 
 /** The attribute objects of the regions helper, written escaped. */

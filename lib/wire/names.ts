@@ -88,7 +88,7 @@ export const INPAGE_ATTRIBUTES = {
   list: "data-inpage-list",
   /** One element child of a list: the list's pointer, `/`, its index. */
   item: "data-inpage-item",
-  /** A `<template>` inside an empty list: the first item's markup. */
+  /** A `<template>` inside a list: the markup of the first item of an empty one. */
   template: "data-inpage-template",
   /** On that `<template>`: the new item's JSON. */
   default: "data-inpage-default",

@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import fc from "fast-check";
 import { checkHtml, formatHtmlProblem } from "../../cli/check_html.ts";
 import { inpage } from "../../regions/mod.ts";
 import { runCli } from "../support/cli.ts";
@@ -242,6 +243,7 @@ Deno.test("check --html: page files, containers, lists and templates that drifte
   <div data-inpage-page="src/content/pages/en/gone.json"><p data-inpage-text="/x"></p></div>
   <div data-inpage-page="../secret.json" data-inpage-image-format="gif"></div>
   <div data-inpage-page="src/content/pages/en/broken.json"></div>
+  <div data-inpage-page="src/content/pages/en/broken.json"></div>
   <p data-inpage-fields="/description"></p>
   <div${attrs(inpage.page(HOME))}>
     <p data-inpage-text="title"></p>
@@ -265,6 +267,8 @@ Deno.test("check --html: page files, containers, lists and templates that drifte
     'b.html: [data-inpage-page="src/content/pages/en/gone.json"]: no page file src/content/pages/en/gone.json in the checkout',
     'b.html: [data-inpage-page="../secret.json"]: not a page path: src/content/pages/{en|fr}/{page}.json',
     'b.html: [data-inpage-image-format="gif"]: data-inpage-image-format is webp, jpeg or png',
+    'b.html: [data-inpage-page="src/content/pages/en/broken.json"]: src/content/pages/en/broken.json is not JSON',
+    'b.html: [data-inpage-page="src/content/pages/en/broken.json"]: a second data-inpage-page element for the same page file: the overlay would publish it twice',
     'b.html: [data-inpage-page="src/content/pages/en/broken.json"]: src/content/pages/en/broken.json is not JSON',
     'b.html: [data-inpage-fields="/description"]: data-inpage-fields on an element without data-inpage-page',
     'b.html: [data-inpage-text="title"]: data-inpage-text is not a JSON Pointer',
@@ -339,4 +343,39 @@ Deno.test("check --html: the example site's rendered pages pass", async () => {
   } finally {
     await Deno.remove(dist, { recursive: true });
   }
+});
+
+Deno.test("check --html: any item renumbered by hand is found, at its pointer", async () => {
+  await using fixture = await site({ "en/index.html": built() });
+  const file = join(fixture.dist, "en/index.html");
+  const items = [["nav", 0], ["nav", 1], ["sections", 0], ["sections", 1]];
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...items),
+      fc.nat({ max: 40 }),
+      async ([list, index], wrong) => {
+        fc.pre(wrong !== index);
+        await Deno.writeTextFile(
+          file,
+          built().replace(
+            `data-inpage-item="/${list}/${index}"`,
+            `data-inpage-item="/${list}/${wrong}"`,
+          ),
+        );
+        const report = await checkHtml({
+          html: fixture.dist,
+          repo: fixture.root,
+        });
+        assert.ok(
+          report.problems.some((problem) =>
+            problem.at === `/${list}/${wrong}` &&
+            problem.reason ===
+              `data-inpage-item: child ${index} of the list /${list} is numbered /${list}/${index}`
+          ),
+          JSON.stringify(report.problems),
+        );
+      },
+    ),
+    { numRuns: 60 },
+  );
 });

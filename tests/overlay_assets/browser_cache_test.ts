@@ -98,6 +98,11 @@ Deno.test("in Chromium: the overlay comes compressed under hashed names, the cro
   await page.getByLabel("Image file").setInputFiles(IMAGE);
   await page.locator("button:enabled", { hasText: "Crop and upload" })
     .waitFor();
+  // The dialog takes the file before the cropper's part has arrived: wait
+  // for its response to finish (at most 10 s).
+  for (let waited = 0; seen.length === 0 && waited < 10_000; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
   assert.deepEqual(seen.map((s) => s.path), [cropper]);
   assert.ok(["br", "gzip"].includes(seen[0]?.encoding ?? ""));
   await page.getByRole("button", { name: "Cancel" }).click();
