@@ -359,23 +359,26 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
     },
   );
 
-  await t.step("drag: a section dragged by its grip above the first one moves there; undo puts it back", async () => {
-    const before = await ids(page);
-    await page.locator("#next .prose").hover();
-    await page.locator("#next [data-inpage-controls]").locator(".grip")
-      .dragTo(page.locator("#rules-2 h2"), {
-        targetPosition: { x: 20, y: 4 },
-      });
-    await announced(page).filter({
-      hasText: "Moved section 5 to position 1",
-    }).waitFor({ state: "attached" });
-    assert.deepEqual(await ids(page), [
-      "next",
-      ...before.filter((id) => id !== "next"),
-    ]);
-    await page.getByRole("button", { name: "Undo" }).click();
-    assert.deepEqual(await ids(page), before);
-  });
+  await t.step(
+    "drag: a section dragged by its grip above the first one moves there; undo puts it back",
+    async () => {
+      const before = await ids(page);
+      await page.locator("#next .prose").hover();
+      await page.locator("#next [data-inpage-controls]").locator(".grip")
+        .dragTo(page.locator("#rules-2 h2"), {
+          targetPosition: { x: 20, y: 4 },
+        });
+      await announced(page).filter({
+        hasText: "Moved section 5 to position 1",
+      }).waitFor({ state: "attached" });
+      assert.deepEqual(await ids(page), [
+        "next",
+        ...before.filter((id) => id !== "next"),
+      ]);
+      await page.getByRole("button", { name: "Undo" }).click();
+      assert.deepEqual(await ids(page), before);
+    },
+  );
 
   await t.step(
     "images: the alt text edited on its own, then marked decorative (an empty alt); a new file asks for new words",
