@@ -80,10 +80,10 @@ interface ListState {
 
 /** The controls' styles, in each item's controls' shadow root. */
 const CONTROLS_CSS = `
-:host { all: initial; position: absolute; z-index: 2147483640; top: 0; right: 8px; transform: translateY(calc(-100% + 4px)); opacity: 0; transition: opacity .12s; }
-:host([data-place="below"]) { top: 100%; right: auto; left: 0; margin-top: 2px; transform: none; }
+:host { all: initial; position: absolute; z-index: 2147483640; top: 0; right: 8px; transform: translateY(calc(-100% + 4px)); opacity: 0; pointer-events: none; transition: opacity .12s; }
+:host([data-place="below"]) { top: 100%; right: auto; left: 0; transform: none; }
 :host([data-place="after"]) { right: auto; transform: none; }
-:host(:hover), :host(:focus-within), :host([data-shown]) { opacity: 1; }
+:host(:focus-within), :host([data-shown]) { opacity: 1; pointer-events: auto; }
 .controls { display: flex; gap: 2px; padding: 3px; background: #fff; border: 1px solid #9ca3af; border-radius: 8px; box-shadow: 0 4px 12px rgba(0,0,0,.18); font: 14px/1 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; }
 button, .grip { all: unset; box-sizing: border-box; display: inline-flex; align-items: center; justify-content: center; min-width: 32px; height: 32px; padding: 0 6px; border-radius: 6px; color: #111827; cursor: pointer; font-size: 16px; }
 button:hover { background: #e5e7eb; }
@@ -97,10 +97,6 @@ button.remove { color: #b91c1c; }
 /** The page rules of lists while editing. */
 const LISTS_PAGE_CSS = `
 html[data-inpage-editing] [data-inpage-list] > [data-inpage-item] { position: relative; }
-html[data-inpage-editing] [data-inpage-item]:hover > [data-inpage-controls],
-html[data-inpage-editing] [data-inpage-item]:focus-within > [data-inpage-controls],
-html[data-inpage-editing] [data-inpage-item]:hover + [data-inpage-controls],
-html[data-inpage-editing] [data-inpage-item]:focus-within + [data-inpage-controls] { opacity: 1; }
 html[data-inpage-editing] [data-inpage-item][data-inpage-drop="before"] { box-shadow: 0 -4px 0 #2563eb; }
 html[data-inpage-editing] [data-inpage-item][data-inpage-drop="after"] { box-shadow: 0 4px 0 #2563eb; }
 html[data-inpage-editing] [data-inpage-item][data-inpage-dragging] { opacity: .5; }
@@ -539,11 +535,30 @@ export class Lists {
       // controls follow it, placed below it.
       item.after(host);
       host.dataset.place = "after";
-      const place = () => placeAfter(host, item);
-      item.addEventListener("focusin", place);
-      item.addEventListener("mouseenter", place);
     }
+    // The controls of the item last pointed at or focused are shown (and
+    // take clicks); the others are hidden and let clicks through.
+    const show = () => this.#show(list, item);
+    item.addEventListener("mouseenter", (event) => {
+      // Not while a button is held: a drag starting from the grip keeps it.
+      if (event.buttons === 0 && !this.#dragged) show();
+    });
+    item.addEventListener("focusin", show);
+    host.addEventListener("focusin", show);
     this.#updateControls(list, item);
+  }
+
+  /** Shows one item's controls, hiding those of the list's other items. */
+  #show(list: ListState, item: HTMLElement): void {
+    for (const other of list.items) {
+      if (other !== item) {
+        this.#controlsOf(other)?.removeAttribute("data-shown");
+      }
+    }
+    const host = this.#controlsOf(item);
+    if (!host) return;
+    host.setAttribute("data-shown", "");
+    if (host.dataset.place === "after") placeAfter(host, item);
   }
 
   /** Disables Move up on the first item and Move down on the last. */
@@ -595,7 +610,8 @@ export class Lists {
         }, `Add a ${noun}`),
       ),
     );
-    host.style.cssText = "position: static; opacity: 1;";
+    host.style.cssText =
+      "position: static; opacity: 1; pointer-events: auto; transform: none;";
     list.marker.after(host);
     list.empty = host;
   }

@@ -364,6 +364,7 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
     await t.step(
       "a list operation and a link edit: a section copied, a navigation link's address changed, published; Astro reloads with both",
       async () => {
+        await page.locator("#hero").hover();
         await page.locator("#hero").getByRole("button", { name: "Add after" })
           .click();
         await until(

@@ -129,6 +129,7 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
   await t.step(
     "1. copy the second section and edit the copy's heading",
     async () => {
+      await page.locator("#rules").hover();
       await page.locator("#rules").getByRole("button", { name: "Add after" })
         .click();
       assert.deepEqual(await ids(page), [
@@ -161,6 +162,7 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
     "2. move it to the top, and remove another section",
     async () => {
       const copy = page.locator("#rules-2");
+      await copy.hover();
       await copy.getByRole("button", { name: "Move up" }).click();
       await announced(page).filter({
         hasText: "Moved section 3 to position 2",
@@ -185,6 +187,7 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
           .innerText(),
         "A copied section",
       );
+      await page.locator("#content").hover();
       await page.locator("#content").getByRole("button", { name: "Remove" })
         .click();
       assert.deepEqual(await ids(page), ["rules-2", "rules", "next"]);
@@ -376,6 +379,37 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
         ...before.filter((id) => id !== "next"),
       ]);
       await page.getByRole("button", { name: "Undo" }).click();
+      assert.deepEqual(await ids(page), before);
+    },
+  );
+
+  await t.step(
+    "an empty list gets its first item from its template, with its default JSON; undo empties it again",
+    async () => {
+      const before = await ids(page);
+      for (const id of before) {
+        await page.locator(`#${id}`).hover();
+        await page.locator(`#${id}`).getByRole("button", { name: "Remove" })
+          .click();
+      }
+      assert.deepEqual(await ids(page), []);
+      await page.getByRole("button", { name: "Add a section" }).click();
+      await announced(page).filter({ hasText: "Added section 1" }).waitFor({
+        state: "attached",
+      });
+      assert.deepEqual(await ids(page), ["section"]);
+      assert.equal(
+        await page.getByRole("textbox", { name: "Edit sections 1 heading" })
+          .innerText(),
+        "A new section",
+      );
+      assert.equal(
+        await page.getByRole("button", { name: "Add a section" }).count(),
+        0,
+      );
+      for (let step = 0; step <= before.length; step++) {
+        await page.getByRole("button", { name: "Undo" }).click();
+      }
       assert.deepEqual(await ids(page), before);
     },
   );
