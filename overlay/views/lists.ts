@@ -548,9 +548,9 @@ export class Lists {
     this.#updateControls(list, item);
   }
 
-  /** Shows one item's controls, hiding those of the list's other items. */
-  #show(list: ListState, item: HTMLElement): void {
-    for (const other of list.items) {
+  /** Shows one item's controls, hiding those of every other item. */
+  #show(_list: ListState, item: HTMLElement): void {
+    for (const other of this.#lists.flatMap((each) => each.items)) {
       if (other !== item) {
         this.#controlsOf(other)?.removeAttribute("data-shown");
       }
