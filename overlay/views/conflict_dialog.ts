@@ -30,6 +30,23 @@ function shown(value: unknown): string {
   if (typeof value === "object" && value !== null && "src" in value) {
     return `Image ${String((value as { src: unknown }).src)}`;
   }
+  // A list (a list operation's change): its items in order, each by its
+  // first words.
+  if (Array.isArray(value)) {
+    const items = value.map((item) => {
+      if (typeof item !== "object" || item === null) return shown(item);
+      const record = item as Record<string, unknown>;
+      const words = ["heading", "title", "text", "name"].map((key) =>
+        record[key]
+      ).concat(Object.values(record)).find((field) =>
+        typeof field === "string" && field.trim() !== ""
+      );
+      return words === undefined ? JSON.stringify(item) : shown(words);
+    });
+    return `${value.length} item${value.length === 1 ? "" : "s"}: ${
+      items.join(" · ")
+    }`;
+  }
   return JSON.stringify(value);
 }
 
