@@ -28,9 +28,19 @@ import { failureSentence } from "./messages.ts";
 import { openHistory, showEditor } from "./history.ts";
 import { findRegion, mountRegions, type Region } from "./regions.ts";
 import { linkProblem } from "./session/checks.ts";
-import { fieldFit } from "./session/fields.ts";
+import { fieldFit, type FieldKind } from "./session/fields.ts";
 import { hasEditCookie } from "./session/login_state.ts";
-import { fieldName, getPointer } from "./session/pointer.ts";
+import { below, fieldName, getPointer, isWithin } from "./session/pointer.ts";
+import { retarget } from "./session/lists.ts";
+import { INPAGE_ATTRIBUTES } from "../lib/wire/names.ts";
+import { Links } from "./views/links.ts";
+import { addAltControl, editAlt } from "./views/alt_text.ts";
+import { Lists } from "./views/lists.ts";
+import {
+  openPagePanel,
+  PAGE_PANEL_CSS,
+  panelFields,
+} from "./views/page_panel.ts";
 import { EditSession, type PublishOutcome } from "./session/session.ts";
 import { sameValue } from "./session/values.ts";
 import { OVERLAY_CSS, PAGE_CSS } from "./styles.ts";
@@ -109,7 +119,7 @@ async function open(client: Client): Promise<void> {
   const host = h("div", { "data-inpage-overlay": "" });
   const root = host.attachShadow({ mode: "open" });
   const sheet = new CSSStyleSheet();
-  sheet.replaceSync(OVERLAY_CSS);
+  sheet.replaceSync(OVERLAY_CSS + PAGE_PANEL_CSS);
   root.adoptedStyleSheets = [sheet];
   const pageSheet = new CSSStyleSheet();
   pageSheet.replaceSync(PAGE_CSS);
@@ -268,6 +278,7 @@ async function open(client: Client): Promise<void> {
       // The misfits' notes and the History's restore buttons go too.
       ui.toggleAttribute("data-preview", on);
     },
+    page: () => void openPanel(),
     focusProblem: (path, at) => {
       const region = findRegion(
         regions.filter((region) => region.path === path),
@@ -288,7 +299,14 @@ async function open(client: Client): Promise<void> {
       void openHistory({ root, client, session, regions: () => regions });
     },
   });
-  const ui = h("div", { class: "ui" }, toolbar.element, ...bar.elements);
+  const announcer = h("div", { class: "announce", "aria-live": "polite" });
+  const ui = h(
+    "div",
+    { class: "ui" },
+    toolbar.element,
+    ...bar.elements,
+    announcer,
+  );
   root.append(ui);
   document.body.append(host);
   const giveRoomBack = keepRoomForBar(bar.bar, host, ui, () => {
@@ -411,11 +429,8 @@ async function open(client: Client): Promise<void> {
     const format = imageFormatOf(
       region.element.closest("[data-inpage-page]"),
     );
-    const prepared = await chooseImage(
-      root,
-      typeof media.alt === "string" ? media.alt : "",
-      format,
-    );
+    // A new file needs its own alt text: the dialog starts it empty.
+    const prepared = await chooseImage(root, format);
     if (!prepared) return;
     // The image stays in the session (and IndexedDB) until its page is
     // published: the page shows it at once from its object URL (the site's
@@ -440,6 +455,113 @@ async function open(client: Client): Promise<void> {
     if (prepared.fallback) session.setAlert(prepared.fallback);
   };
 
+  // Lists, link objects and the Page panel (structure in place).
+  const links = new Links(root, session);
+  const lists = new Lists({
+    session,
+    announce: (text) => {
+      announcer.textContent = "";
+      setTimeout(() => announcer.textContent = text, 50);
+    },
+    editLink: (item) => void links.edit(item),
+    mount: (path, item, pointer) => {
+      const container = item.closest<HTMLElement>("[data-inpage-page]")!;
+      // A new item's fields start from the values it was made with.
+      const made = structuredClone(session.valueOf(path, pointer));
+      const mounted = mountRegions({
+        path,
+        container,
+        scope: item,
+        stored: (p) =>
+          isWithin(p, pointer)
+            ? getPointer(made, below(p, pointer))
+            : session.valueOf(path, p),
+      }, hooks);
+      regions.push(...mounted);
+      altControls(mounted);
+      for (const region of mounted) {
+        region.show(session.valueOf(path, region.pointer));
+      }
+      links.mount(path, item, container);
+    },
+    unmount: (item) => {
+      for (const region of regions) {
+        if (item.contains(region.element)) region.destroy();
+      }
+      regions = regions.filter((region) => !item.contains(region.element));
+      if (working && item.contains(working.element)) {
+        working = undefined;
+        toolbar.hide();
+      }
+      links.unmount(item);
+    },
+    repoint: (item, from, to) => {
+      for (const region of regions) {
+        if (item.contains(region.element)) {
+          region.repoint(retarget(region.pointer, from, to));
+        }
+      }
+    },
+    changed: (path) => {
+      session.setFields(path, fieldsOf(path));
+      showMarks();
+    },
+  });
+  const altControls = (mounted: Region[]) => {
+    for (const region of mounted) {
+      if (region.kind !== "image") continue;
+      addAltControl(region.element, async () => {
+        const value = session.valueOf(region.path, region.pointer);
+        const media = typeof value === "object" && value !== null
+          ? value as Record<string, unknown>
+          : {};
+        const alt = await editAlt(
+          root,
+          typeof media.alt === "string" ? media.alt : undefined,
+        );
+        if (alt === undefined || session.busy) return;
+        session.seal();
+        session.change(region.path, region.pointer, { ...media, alt });
+        session.seal();
+        region.show(session.valueOf(region.path, region.pointer));
+      });
+    }
+  };
+  const fieldsOf = (path: string) => [
+    ...regions.filter((region) => region.path === path).map((region) =>
+      [region.pointer, region.kind] as const
+    ),
+    ...lists.pointers(path).map((pointer) => [pointer, "list"] as const),
+  ];
+  const openPanel = async () => {
+    await openPagePanel(
+      root,
+      session,
+      containers.map((container, index) => {
+        const path = read[index]?.path ?? "";
+        const shown = [
+          ...fieldsOf(path).map(([pointer]) => pointer),
+          ...[...container.querySelectorAll(`[${INPAGE_ATTRIBUTES.link}]`)]
+            .map((element) =>
+              element.getAttribute(INPAGE_ATTRIBUTES.link) ?? ""
+            ),
+        ];
+        const value = session.valueOf(path, "");
+        return {
+          path,
+          fields: panelFields(
+            container.getAttribute(INPAGE_ATTRIBUTES.fields),
+            typeof value === "object" && value !== null
+              ? value as Record<string, unknown>
+              : {},
+            shown,
+          ),
+        };
+      }),
+    );
+    showMarks();
+  };
+
   for (const [index, container] of containers.entries()) {
     const { path, version, base } = read[index]!;
     const page = {
@@ -450,24 +572,35 @@ async function open(client: Client): Promise<void> {
     const left: FlaggedRegion[] = [];
     // A region whose pointer names nothing, or another kind of value, is
     // left as it is: editing it would publish a key no visitor sees.
-    const mounted = mountRegions(page, hooks, (element, pointer, kind) => {
+    const refuse = (element: HTMLElement, pointer: string, kind: FieldKind) => {
       const misfit = fieldFit(base, pointer, kind);
       if (misfit) {
         left.push({ path, pointer, kind, element, sentence: misfit.sentence });
       }
       return misfit !== undefined;
-    });
+    };
+    // A list may be absent until its first item is added; one that holds
+    // another kind of value is left as it is.
+    lists.prepare(
+      container,
+      path,
+      page.stored,
+      (element, pointer) =>
+        page.stored(pointer) !== undefined && refuse(element, pointer, "list"),
+    );
+    const mounted = mountRegions(page, hooks, refuse);
     regions.push(...mounted);
     flagged.push(...left);
-    session.addPage(
-      path,
-      version,
-      base,
-      [...mounted, ...left].map((region) =>
+    altControls(mounted);
+    links.mount(path, container, container);
+    session.addPage(path, version, base, [
+      ...[...mounted, ...left].map((region) =>
         [region.pointer, region.kind] as const
       ),
-    );
+      ...lists.pointers(path).map((pointer) => [pointer, "list"] as const),
+    ]);
   }
+  lists.activate();
   const notes = h("div", {});
   root.querySelector(".ui")?.append(notes);
   hideMisfits = showMisfits(notes, flagged);
@@ -529,7 +662,11 @@ async function open(client: Client): Promise<void> {
     }
   };
   session.subscribe((event) => {
-    if (event.type === "values") showValues(event.path);
+    if (event.type === "values") {
+      lists.refresh(event.path);
+      links.refresh(event.path);
+      showValues(event.path);
+    }
     showMarks();
   });
   showMarks();

@@ -10,6 +10,7 @@
  */
 
 import { IMAGES_FOLDER } from "../lib/wire/names.ts";
+import type { FieldKind } from "./session/fields.ts";
 import { fieldName, isWithin } from "./session/pointer.ts";
 import { createRichText, type RichText } from "./rich_text.ts";
 import { text } from "./i18n/mod.ts";
@@ -22,6 +23,8 @@ export interface RegionPage {
   container: HTMLElement;
   /** The value at a pointer as read from the file. */
   stored(pointer: string): unknown;
+  /** Where to look for regions (itself included); default: the container. */
+  scope?: HTMLElement;
 }
 
 /** One editable region. */
@@ -38,6 +41,8 @@ export interface Region {
   show(value: unknown): void;
   /** Makes the element plain again. */
   destroy(): void;
+  /** Points the region at another field (its list item moved). */
+  repoint(pointer: string): void;
   /** The editor of a rich-text region. */
   rich?: RichText;
   /**
@@ -82,13 +87,17 @@ export function mountRegions(
   refuse: (
     element: HTMLElement,
     pointer: string,
-    kind: Region["kind"],
+    kind: FieldKind,
   ) => boolean = () => false,
 ): Region[] {
   const own = (element: Element) =>
     element.closest("[data-inpage-page]") === page.container;
+  const scope = page.scope ?? page.container;
   const found = (name: string) =>
-    [...page.container.querySelectorAll<HTMLElement>(`[${name}]`)].filter(own);
+    [
+      ...(scope.hasAttribute(name) ? [scope] : []),
+      ...scope.querySelectorAll<HTMLElement>(`[${name}]`),
+    ].filter(own);
   const regions: Region[] = [];
   for (const [name, make] of MAKERS) {
     for (const element of found(name)) {
@@ -146,6 +155,13 @@ const textRegion: RegionMaker = (page, element, pointer, hooks) => {
       element.removeEventListener("blur", onBlur);
       element.removeAttribute("contenteditable");
     },
+    repoint(next) {
+      region.pointer = next;
+      element.setAttribute(
+        "aria-label",
+        text("editField", { field: fieldName(next) }),
+      );
+    },
   };
   return region;
 };
@@ -166,13 +182,17 @@ const htmlRegion: RegionMaker = (page, element, pointer, hooks) => {
       rich.setHtml(html);
     },
     destroy: () => region.rich?.destroy(),
+    repoint(next) {
+      region.pointer = next;
+      region.rich?.editor.view.dom.setAttribute("aria-label", richLabel(next));
+    },
   };
   let initial = "";
   region.rich = createRichText(
     element,
     typeof value === "string" ? value : "",
     {
-      label: text("editRichField", { field: fieldName(pointer) }),
+      label: richLabel(pointer),
       onChange: (html) => {
         // An untouched field keeps its stored markup, even where the
         // editor would write it differently.
@@ -309,16 +329,31 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
       element.removeEventListener("keydown", onKey);
       element.removeEventListener("focus", onFocus);
     },
+    repoint(next) {
+      region.pointer = next;
+      element.setAttribute(
+        "aria-label",
+        text("replaceImageField", { field: fieldName(next) }),
+      );
+    },
   };
   return region;
 };
 
-/** The kind of region each attribute marks. */
-const KINDS: Readonly<Record<string, Region["kind"]>> = {
+/** The kind of region each attribute marks (lists and link objects are
+ * mounted by their own views, which ask the same question). */
+const KINDS: Readonly<Record<string, FieldKind>> = {
   "data-inpage-text": "text",
   "data-inpage-html": "html",
   "data-inpage-image": "image",
+  "data-inpage-list": "list",
+  "data-inpage-link": "link",
 };
+
+/** The accessible name of a rich-text region. */
+function richLabel(pointer: string): string {
+  return text("editRichField", { field: fieldName(pointer) });
+}
 
 /** The region makers, by the attribute that marks their elements. */
 const MAKERS: readonly (readonly [string, RegionMaker])[] = [

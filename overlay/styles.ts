@@ -124,6 +124,10 @@ html[data-inpage-editing] [data-inpage-image]:focus { outline: 2px solid #2563eb
 html[data-inpage-editing] [data-inpage-image] { cursor: pointer; }
 html[data-inpage-editing] [data-inpage-changed] { outline-color: #d97706; outline-style: solid; }
 html[data-inpage-editing] [data-inpage-invalid] { outline: 3px solid #dc2626 !important; outline-offset: 3px; background-color: rgba(220, 38, 38, .08); }
+html:not([data-inpage-editing]) [data-inpage-controls],
+html:not([data-inpage-editing]) [data-inpage-empty],
+html:not([data-inpage-editing]) [data-inpage-alt-control],
+html:not([data-inpage-editing]) [data-inpage-link-control] { display: none !important; }
 html[data-inpage-editing] [data-inpage-unresolved] { outline: 3px dashed #b91c1c !important; outline-offset: 3px; cursor: not-allowed; }
 html[data-inpage-editing] [data-inpage-html] .tiptap { outline: none; white-space: pre-wrap; }
 html[data-inpage-editing] [data-inpage-html] a[data-inpage-invalid] { outline: 2px dashed #dc2626 !important; background-color: rgba(220, 38, 38, .15); }

@@ -181,6 +181,7 @@ export const en = {
   valueGone: "(gone)",
   valueEmpty: "(empty)",
   valueImage: "Image {src}",
+  valueList: { one: "{count} item: {items}", other: "{count} items: {items}" },
   valueNewImage: "A new image, not uploaded yet",
 
   // The formatting toolbar.
@@ -217,17 +218,34 @@ export const en = {
   remove: "Remove",
   moveUp: "Move up",
   moveDown: "Move down",
-  drag: "Drag to move",
-  itemAdded: "Item added at position {position}",
-  itemRemoved: "Item removed",
-  itemMoved: "Moved to position {position} of {count}",
+  drag: "Drag to move this {noun}",
+  itemControls: "{noun} controls",
+  listItem: "item",
+  listItemOf: "{name} item",
+  itemAdded: "Added a copy of {noun} {from} as {noun} {position}",
+  itemRemoved: "Removed {noun} {position}. Undo brings it back.",
+  itemMoved: "Moved {noun} {from} to position {position}",
+  itemFirst: "Added {noun} 1",
+  addFirst: "Add a {noun}",
+  listTemplateEmpty: "This list's template holds no valid item.",
   editLink: "Edit link",
+  editLinkTitle: "Edit link: its address and title",
+  linkTypeAddress: "Type an address.",
+  linkObjectHint:
+    "A page of this site (pick one or type /about/), a #section, or an https:, mailto: or tel: address.",
   page: "Page",
-  pageFields: "Page fields",
+  pageTitle: "Page: the fields not shown on the page, such as its description",
+  pageFields:
+    "Fields of this page that are not shown on it, such as its description for search engines. Changes count as unsaved until you publish.",
+  pageNoFields: "This page has no other fields to edit.",
+  done: "Done",
+  dateHint: "Saved as YYYY-MM-DD.",
   editAlt: "Alt text",
+  editAltTitle: "Alt text: describe this image, or mark it decorative",
   decorative: "Decorative image",
-  decorativeHint: "Decorative images get an empty alt text.",
-  newFileNewAlt: "A new image needs a new alt text.",
+  decorativeHint:
+    "It adds nothing a reader needs: screen readers skip it (an empty alt).",
+  newFileNewAlt: "Describe the image, or mark it as a decorative image.",
 
   // Regions that cannot be edited (issue 22).
   regionNotPointer:
@@ -242,6 +260,7 @@ export const en = {
   wantRichText: "rich text",
   wantImage: "an image (a media object with src, width, height and alt)",
   wantList: "a list",
+  wantLink: "a link (an object with href and an optional title)",
   heldText: "text (“{text}”)",
   heldList: "a list",
   heldNull: "null",

@@ -171,6 +171,10 @@ export const fr: Strings = {
   valueGone: "(supprimé)",
   valueEmpty: "(vide)",
   valueImage: "Image {src}",
+  valueList: {
+    one: "{count} élément : {items}",
+    other: "{count} éléments : {items}",
+  },
   valueNewImage: "Une nouvelle image, pas encore envoyée",
 
   // La barre de mise en forme.
@@ -202,22 +206,41 @@ export const fr: Strings = {
     "Modifier {field} (texte riche : Alt+F10 pour la mise en forme, Ctrl+K pour un lien)",
   replaceImageField: "Remplacer l’image : {field}",
 
-  // Listes, liens, panneau Page et texte alternatif.
+  // Listes, liens, panneau Page et texte alternatif (ticket 20).
   addAfter: "Ajouter après",
   remove: "Supprimer",
   moveUp: "Monter",
   moveDown: "Descendre",
-  drag: "Faire glisser pour déplacer",
-  itemAdded: "Élément ajouté en position {position}",
-  itemRemoved: "Élément supprimé",
-  itemMoved: "Déplacé en position {position} sur {count}",
+  drag: "Glisser pour déplacer : {noun}",
+  itemControls: "Commandes : {noun}",
+  listItem: "élément",
+  listItemOf: "élément {name}",
+  itemAdded: "Copie de {noun} {from} ajoutée comme {noun} {position}",
+  itemRemoved: "{noun} {position} supprimé. Annuler le rétablit.",
+  itemMoved: "{noun} {from} déplacé en position {position}",
+  itemFirst: "{noun} 1 ajouté",
+  addFirst: "Ajouter : {noun}",
+  listTemplateEmpty:
+    "Le modèle de cette liste ne contient aucun élément valide.",
   editLink: "Modifier le lien",
+  editLinkTitle: "Modifier le lien : son adresse et son titre",
+  linkTypeAddress: "Saisissez une adresse.",
+  linkObjectHint:
+    "Une page de ce site (choisissez-en une ou saisissez /about/), une #section, ou une adresse https:, mailto: ou tel:.",
   page: "Page",
-  pageFields: "Champs de la page",
+  pageTitle: "Page : les champs non affichés sur la page, comme sa description",
+  pageFields:
+    "Les champs de cette page qui n’y sont pas affichés, comme sa description pour les moteurs de recherche. Les modifications restent non enregistrées jusqu’à la publication.",
+  pageNoFields: "Cette page n’a pas d’autre champ à modifier.",
+  done: "Terminé",
+  dateHint: "Enregistrée au format AAAA-MM-JJ.",
   editAlt: "Texte alternatif",
+  editAltTitle:
+    "Texte alternatif : décrivez cette image, ou marquez-la comme décorative",
   decorative: "Image décorative",
-  decorativeHint: "Une image décorative a un texte alternatif vide.",
-  newFileNewAlt: "Une nouvelle image demande un nouveau texte alternatif.",
+  decorativeHint:
+    "Elle n’apporte rien au lecteur : les lecteurs d’écran l’ignorent (un alt vide).",
+  newFileNewAlt: "Décrivez l’image, ou marquez-la comme image décorative.",
 
   // Zones non modifiables (ticket 22).
   regionNotPointer:
@@ -232,6 +255,7 @@ export const fr: Strings = {
   wantRichText: "du texte mis en forme",
   wantImage: "une image (un objet média avec src, width, height et alt)",
   wantList: "une liste",
+  wantLink: "un lien (un objet avec href et un title facultatif)",
   heldText: "du texte (« {text} »)",
   heldList: "une liste",
   heldNull: "null",

@@ -1,7 +1,7 @@
 /**
  * Whether a region's pointer names a value of its kind in the page file:
  * a text or rich-text region needs a string, an image region a media
- * object, a list region an array. A region that does not fit is never made
+ * object, a list region an array, a link object an object with `href`. A region that does not fit is never made
  * editable, and a publish never writes a key that the file did not hold
  * (a mistyped `/descripton` would otherwise add a stray key that no visitor
  * sees). List operations and the Page panel create keys on purpose: they
@@ -25,7 +25,7 @@ import { parsePointer } from "../../lib/wire/pointer.ts";
 import { plural, text, type TextKey } from "../i18n/mod.ts";
 
 /** How a region shows a field. */
-export type FieldKind = "text" | "html" | "image" | "list";
+export type FieldKind = "text" | "html" | "image" | "list" | "link";
 
 /** Why a region cannot be edited, with the sentence shown beside it. */
 export interface FieldMisfit {
@@ -41,6 +41,7 @@ const WANTED: Readonly<Record<FieldKind, TextKey>> = {
   html: "wantRichText",
   image: "wantImage",
   list: "wantList",
+  link: "wantLink",
 };
 
 /**
@@ -79,6 +80,10 @@ export function fitsKind(value: unknown, kind: FieldKind): boolean {
         !Array.isArray(value);
     case "list":
       return Array.isArray(value);
+    case "link":
+      return typeof value === "object" && value !== null &&
+        !Array.isArray(value) &&
+        typeof (value as { href?: unknown }).href === "string";
   }
 }
 

@@ -370,6 +370,38 @@ export class EditSession {
     this.#changed(page, pointer);
   }
 
+  /**
+   * Records a list operation (a copy, a move, a removal, a first item):
+   * the whole list at its pointer as one undo step of its own.
+   *
+   * @param path the page path
+   * @param list the list's pointer
+   * @param items the list afterwards
+   */
+  changeList(path: string, list: string, items: unknown[]): void {
+    this.seal();
+    // A list operation may create the list (a first item): on purpose.
+    this.change(path, list, items, { newKey: true });
+    this.seal();
+  }
+
+  /**
+   * Sets the fields a page's regions show, after a list operation moved,
+   * added or removed some.
+   *
+   * @param path the page path
+   * @param fields each field's pointer and kind
+   */
+  setFields(
+    path: string,
+    fields: Iterable<readonly [string, FieldKind]>,
+  ): void {
+    const page = this.page(path);
+    if (!page) return;
+    page.fields = new Map(fields);
+    this.#check(page);
+  }
+
   /** Ends the current undo step: the next change starts a new one. */
   seal(): void {
     this.#sealed = true;

@@ -35,6 +35,8 @@ export interface BarActions {
   history(): void;
   /** Switch between editing and previewing the page as a visitor sees it. */
   preview(on: boolean): void;
+  /** Open the Page panel (the fields no region shows). */
+  page?(): void;
 }
 
 /** The bar's elements, to append to the overlay's interface. */
@@ -112,6 +114,8 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
     { class: "extra", id: "inpage-bar-extra" },
     h("span", { class: "group" }, undo, redo, discard),
     h("label", {}, text("message"), message),
+    actions.page &&
+      button(text("page"), actions.page, { title: text("pageTitle") }),
     button(text("history"), actions.history, { class: "history" }),
     who,
     button(text("logOut"), actions.logout),

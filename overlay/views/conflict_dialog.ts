@@ -33,6 +33,21 @@ function shown(value: unknown): string {
     if (src.startsWith("blob:")) return text("valueNewImage");
     return text("valueImage", { src });
   }
+  // A list (a list operation's change): its items in order, each by its
+  // first words.
+  if (Array.isArray(value)) {
+    const items = value.map((item) => {
+      if (typeof item !== "object" || item === null) return shown(item);
+      const record = item as Record<string, unknown>;
+      const words = ["heading", "title", "text", "name"].map((key) =>
+        record[key]
+      ).concat(Object.values(record)).find((field) =>
+        typeof field === "string" && field.trim() !== ""
+      );
+      return words === undefined ? JSON.stringify(item) : shown(words);
+    });
+    return plural("valueList", value.length, { items: items.join(" · ") });
+  }
   return JSON.stringify(value);
 }
 

@@ -18,6 +18,7 @@ import {
 } from "../session/image_format.ts";
 import { text, type TextKey } from "../i18n/mod.ts";
 import { h, showDialog } from "../ui.ts";
+import { altFields } from "./alt_text.ts";
 
 /** Cropper.js's style sheet, made when the cropper first loads. */
 let cropperSheet: CSSStyleSheet | undefined;
@@ -76,16 +77,16 @@ const RATIOS: Array<[TextKey | string, number]> = [
 ];
 
 /**
- * Asks for an image, lets the person crop it, and prepares it.
+ * Asks for an image, lets the person crop it, and prepares it. A new file
+ * needs its own alt text: the field starts empty, and the image is applied
+ * only with words in it or marked as a decorative image (an empty alt).
  *
  * @param root the overlay's shadow root
- * @param alt the current alternative text
  * @param format the format to write (see {@linkcode imageFormatOf})
  * @returns the prepared image, or `undefined` when cancelled
  */
 export async function chooseImage(
   root: ShadowRoot,
-  alt: string,
   format: ImageFormat = imageFormat(null).format,
 ): Promise<PreparedImage | undefined> {
   let cropper: Cropper | undefined;
@@ -102,7 +103,7 @@ export async function chooseImage(
     type: "file",
     accept: "image/jpeg,image/png,image/webp",
   });
-  const altInput = h("input", { type: "text", value: alt });
+  const alt = altFields(undefined);
   const apply = h("button", {
     class: "primary",
     type: "submit",
@@ -211,13 +212,7 @@ export async function chooseImage(
     ),
     ratios,
     crop,
-    h(
-      "label",
-      {},
-      text("altText"),
-      altInput,
-      h("span", { class: "hint" }, text("altHint")),
-    ),
+    ...alt.elements,
     note,
     error,
     h(
@@ -230,13 +225,19 @@ export async function chooseImage(
       apply,
     ),
   );
-  // Enter in a field presses "Crop and upload": the image is applied once
+  // Enter in a field presses "Use this image": the image is applied once
   // it is ready, and nothing typed is thrown away before.
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (picture.getAttribute("src") === null) {
       error.textContent = text("chooseFirst");
       file.focus();
+      return;
+    }
+    const missing = alt.problem();
+    if (missing !== undefined) {
+      error.textContent = missing;
+      alt.input.focus();
       return;
     }
     if (!ready) {
@@ -274,7 +275,7 @@ export async function chooseImage(
         ),
       }),
       name: fileName,
-      alt: altInput.value,
+      alt: alt.value(),
       width: scaled.width,
       height: scaled.height,
     };

@@ -159,6 +159,7 @@ Deno.test("in Chromium: regions that do not fit are outlined and not editable, w
   await page.getByText("saved as PNG;").waitFor();
   await page.locator("button:enabled", { hasText: "Use this image" })
     .waitFor();
+  await page.getByLabel("Alt text").fill("Hills at dawn");
   await page.getByRole("button", { name: "Use this image" }).click();
   await page.getByRole("status").filter({ hasText: "1 unsaved change" })
     .waitFor();

@@ -405,7 +405,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
         await page.getByLabel("Image file").setInputFiles(
           join(root, "public/images/workshop-5a7f13c8e0d2.png"),
         );
-        const apply = page.getByRole("button", { name: "Crop and upload" });
+        const apply = page.getByRole("button", { name: "Use this image" });
         await until(() => apply.isEnabled(), "the cropper to be ready");
         assert.match(
           await page.getByText(/saved as JPEG/).textContent() ?? "",

@@ -309,6 +309,8 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
         const apply = page.getByRole("button", { name: "Use this image" });
         await until(() => apply.isEnabled(), "the cropper to be ready");
         await keep(page, "astro-dev-image-dialog.png");
+        // A new file asks for its own alt text.
+        await page.getByLabel("Alt text").fill("The harbour at noon");
         await apply.click();
         await until(
           async () =>
@@ -356,6 +358,47 @@ Deno.test("astro dev behind editor serve --proxy: publish, Astro reloads, images
           await git(root, ["log", "-2", "--format=%s"]),
           /Replace the harbour image/,
         );
+      },
+    );
+
+    await t.step(
+      "a list operation and a link edit: a section copied, a navigation link's address changed, published; Astro reloads with both",
+      async () => {
+        await page.locator("#hero").hover();
+        await page.locator("#hero").getByRole("button", { name: "Add after" })
+          .click();
+        await until(
+          async () => await page.locator("#hero-2").count() === 1,
+          "the copy shown at once",
+        );
+        const about = page.locator('[data-inpage-link="/nav/0/link"]');
+        await about.hover();
+        await page.locator(
+          '[data-inpage-link="/nav/0/link"] + [data-inpage-controls]',
+        ).getByRole("button", { name: "Edit link" }).click();
+        await page.getByRole("combobox", { name: "Address" }).fill(
+          "/fr/about/",
+        );
+        await page.getByRole("button", { name: "Apply" }).click();
+        await publishThenReload(
+          page,
+          "Copy the harbour section, About in French",
+          "publish a list operation and a link",
+          async () =>
+            await page.locator("#hero-2").count() === 1 &&
+            await about.getAttribute("href") === "/fr/about/",
+          "Astro's reload with the copy and the link",
+        );
+        const file = JSON.parse(await Deno.readTextFile(join(root, EN_HOME)));
+        assert.deepEqual(
+          file.sections.map((section: { id: string }) => section.id),
+          ["intro", "hero", "hero-2"],
+        );
+        const { id: _copy, ...copy } = file.sections[2];
+        const { id: _hero, ...hero } = file.sections[1];
+        assert.deepEqual(copy, hero);
+        assert.equal(file.nav[0].link.href, "/fr/about/");
+        await keep(page, "astro-dev-structure.png");
       },
     );
 

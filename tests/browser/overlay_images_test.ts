@@ -58,6 +58,8 @@ async function chooseImage(page: Page): Promise<void> {
   await page.getByLabel("Image file").setInputFiles(IMAGE);
   await page.locator("button:enabled", { hasText: "Use this image" })
     .waitFor();
+  // A new file needs its own alt text.
+  await page.getByLabel("Alt text").fill("Hills at dawn");
 }
 
 async function repository(site: EditingSite) {

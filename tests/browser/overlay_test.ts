@@ -164,6 +164,8 @@ Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", as
   await page.locator("button:enabled", { hasText: "Use this image" })
     .waitFor();
   await page.getByRole("button", { name: "1:1" }).click();
+  // A new file asks for its own alt text.
+  await page.getByLabel("Alt text").fill("Green hills under a rising sun");
   await page.getByRole("button", { name: "Use this image" }).click();
   await waitStatus(page, "1 unsaved change");
   await publish(page, "New picture");

@@ -1,0 +1,211 @@
+/**
+ * List operations on a page's values, apart from the DOM: copy an item
+ * (its ids made fresh), remove one, move one, give an empty list its first
+ * item; and the pointer rewriting that keeps a list's markup pointing at
+ * the right items. A list operation is one change of the whole list at its
+ * pointer in the edit session.
+ *
+ * @example
+ * ```ts
+ * import { copyItem, moveItem, retarget } from "./lists.ts";
+ *
+ * const page = { sections: [{ id: "a" }, { id: "b" }] };
+ * const copied = copyItem(page.sections, 1, page);
+ * console.assert(copied[2].id === "b-2");
+ * console.assert(moveItem(copied, 2, 0)[0].id === "b-2");
+ * console.assert(
+ *   retarget("/sections/1/heading", "/sections/1", "/sections/2") ===
+ *     "/sections/2/heading",
+ * );
+ * ```
+ *
+ * @module
+ */
+
+import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
+import { text } from "../i18n/mod.ts";
+import { below, isWithin } from "./pointer.ts";
+
+/** The attributes whose value is a JSON Pointer into the page file. */
+export const POINTER_ATTRIBUTES: readonly string[] = [
+  INPAGE_ATTRIBUTES.text,
+  INPAGE_ATTRIBUTES.html,
+  INPAGE_ATTRIBUTES.image,
+  INPAGE_ATTRIBUTES.link,
+  INPAGE_ATTRIBUTES.list,
+  INPAGE_ATTRIBUTES.item,
+  INPAGE_ATTRIBUTES.template,
+];
+
+/** What the page rules accept as an id. */
+const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+
+/**
+ * Every string held under an `id` key (whatever its case) anywhere in a
+ * value: the ids a page already uses.
+ *
+ * @param value a page, or any part of one
+ * @returns the ids
+ */
+export function idsIn(value: unknown): Set<string> {
+  const found = new Set<string>();
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const next = stack.pop();
+    if (typeof next !== "object" || next === null) continue;
+    if (Array.isArray(next)) {
+      stack.push(...next);
+      continue;
+    }
+    for (const [key, child] of Object.entries(next)) {
+      if (key.toLowerCase() === "id" && typeof child === "string") {
+        found.add(child);
+      } else stack.push(child);
+    }
+  }
+  return found;
+}
+
+/**
+ * An id not yet taken, made from another: `rules` gives `rules-2`, then
+ * `rules-3`; `rules-2` gives `rules-3`. It is added to `taken`.
+ *
+ * @param id the id copied
+ * @param taken the ids in use
+ * @returns the fresh id
+ */
+export function freshId(id: string, taken: Set<string>): string {
+  const stem = (id.replace(/-\d+$/, "") || "item").slice(0, 56);
+  const base = ID.test(stem) ? stem : "item";
+  for (let n = 2;; n++) {
+    const candidate = `${base}-${n}`;
+    if (!taken.has(candidate)) {
+      taken.add(candidate);
+      return candidate;
+    }
+  }
+}
+
+/** A deep copy of a JSON value whose `id` strings are all made fresh. */
+function withFreshIds(value: unknown, taken: Set<string>): unknown {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map((v) => withFreshIds(v, taken));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, child]) => [
+      key,
+      key.toLowerCase() === "id" && typeof child === "string"
+        ? freshId(child, taken)
+        : withFreshIds(child, taken),
+    ]),
+  );
+}
+
+/**
+ * A list with a copy of one item inserted after it; every id in the copy
+ * is fresh, unique in the whole page, so the copy is never refused as a
+ * `duplicate_id`.
+ *
+ * @param list the list now
+ * @param index the item to copy
+ * @param page the whole page now (for the ids in use)
+ * @returns the new list (the old one is left alone)
+ */
+export function copyItem(
+  list: readonly unknown[],
+  index: number,
+  page: unknown,
+): unknown[] {
+  const copy = withFreshIds(list[index], idsIn(page));
+  return [...list.slice(0, index + 1), copy, ...list.slice(index + 1)];
+}
+
+/**
+ * A list without one item.
+ *
+ * @param list the list now
+ * @param index the item to remove
+ * @returns the new list
+ */
+export function removeItem(list: readonly unknown[], index: number): unknown[] {
+  return list.filter((_, at) => at !== index);
+}
+
+/**
+ * A list with one item moved to another position.
+ *
+ * @param list the list now
+ * @param from the item's index
+ * @param to its index afterwards
+ * @returns the new list
+ */
+export function moveItem(
+  list: readonly unknown[],
+  from: number,
+  to: number,
+): unknown[] {
+  const next = [...list];
+  const [item] = next.splice(from, 1);
+  next.splice(Math.max(0, Math.min(to, next.length)), 0, item);
+  return next;
+}
+
+/**
+ * A list's first item, from its template's default JSON; ids in it are
+ * made fresh when the page already uses them.
+ *
+ * @param written the `data-inpage-default` attribute
+ * @param page the whole page now
+ * @returns the list of one item, or `undefined` when the JSON is not valid
+ */
+export function firstItem(
+  written: string,
+  page: unknown,
+): unknown[] | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(written);
+  } catch {
+    return undefined;
+  }
+  const taken = idsIn(page);
+  const clash = [...idsIn(value)].some((id) => taken.has(id));
+  return [clash ? withFreshIds(value, taken) : value];
+}
+
+/**
+ * A pointer moved with the item holding it.
+ *
+ * @param pointer a pointer in the markup
+ * @param from the item's pointer before
+ * @param to the item's pointer after
+ * @returns the rewritten pointer (unchanged when not inside `from`)
+ */
+export function retarget(pointer: string, from: string, to: string): string {
+  return isWithin(pointer, from) ? to + below(pointer, from) : pointer;
+}
+
+/**
+ * The pointer of a list's item.
+ *
+ * @param list the list's pointer
+ * @param index the item's index
+ * @returns `/sections/2` for `/sections` and 2
+ */
+export function itemPointer(list: string, index: number): string {
+  return `${list}/${index}`;
+}
+
+/**
+ * What one item of a list is called in words, for announcements:
+ * `/sections` gives "section", `/nav` gives "nav item".
+ *
+ * @param list the list's pointer
+ * @returns the word
+ */
+export function itemNoun(list: string): string {
+  const last = (list.split("/").at(-1) ?? "").replaceAll(/[_~-]\d?/g, " ")
+    .trim();
+  if (/^\d*$/.test(last)) return text("listItem");
+  if (/[^s]s$/i.test(last)) return last.slice(0, -1).toLowerCase();
+  return text("listItemOf", { name: last.toLowerCase() });
+}
