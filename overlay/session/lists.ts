@@ -11,8 +11,9 @@
  *
  * const page = { sections: [{ id: "a" }, { id: "b" }] };
  * const copied = copyItem(page.sections, 1, page);
- * console.assert(copied[2].id === "b-2");
- * console.assert(moveItem(copied, 2, 0)[0].id === "b-2");
+ * const id = (item: unknown) => (item as { id: string }).id;
+ * console.assert(id(copied[2]) === "b-2");
+ * console.assert(id(moveItem(copied, 2, 0)[0]) === "b-2");
  * console.assert(
  *   retarget("/sections/1/heading", "/sections/1", "/sections/2") ===
  *     "/sections/2/heading",
