@@ -431,6 +431,9 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       await alt.fill("Hills at dawn over the valley");
       await shoot(page, "alt-text");
       await page.getByRole("button", { name: "Apply" }).click();
+      await page.locator(
+        'img[data-inpage-image="/image"][alt="Hills at dawn over the valley"]',
+      ).waitFor({ state: "attached", timeout: 5_000 });
       assert.equal(
         await image.getAttribute("alt"),
         "Hills at dawn over the valley",
@@ -441,6 +444,11 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       await page.getByRole("checkbox", { name: "Decorative image" }).check();
       assert.equal(await alt.isDisabled(), true);
       await page.getByRole("button", { name: "Apply" }).click();
+      // The dialog answers after its close: wait for the change to show.
+      await page.locator('img[data-inpage-image="/image"][alt=""]').waitFor({
+        state: "attached",
+        timeout: 5_000,
+      });
       assert.equal(await image.getAttribute("alt"), "");
       // The same file, shown as it was.
       assert.equal(
