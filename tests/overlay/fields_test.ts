@@ -7,7 +7,6 @@
  * real KV and a real git checkout.
  */
 import assert from "node:assert/strict";
-import { type Client, createClient } from "../../client/mod.ts";
 import { createRouter } from "../../mod.ts";
 import {
   createsKey,
@@ -20,8 +19,8 @@ import {
 } from "../../overlay/session/image_format.ts";
 import { hasEditCookie } from "../../overlay/session/login_state.ts";
 import { EditSession } from "../../overlay/session/session.ts";
-import { ORIGIN } from "../support/helpers.ts";
 import { HOME, signedInSite } from "../support/site.ts";
+import { routerClient } from "../support/router_client.ts";
 
 const PAGE = {
   title: "Home",
@@ -137,30 +136,6 @@ Deno.test("session: a region that does not fit is a problem from the start, with
   );
   assert.ok(session.problems.every((problem) => problem.local));
 });
-
-/** The browser client, sending to the real router in this process. */
-function routerClient(
-  handle: ReturnType<typeof createRouter>["handle"],
-  env: Parameters<ReturnType<typeof createRouter>["handle"]>[1],
-  cookie: string,
-  calls: string[],
-): Client {
-  return createClient({
-    origin: ORIGIN,
-    fetch: async (request) => {
-      calls.push(`${request.method} ${new URL(request.url).pathname}`);
-      const body = request.body ? await request.arrayBuffer() : null;
-      const headers = new Headers(request.headers);
-      headers.set("cookie", cookie);
-      if (body) headers.set("content-length", String(body.byteLength));
-      return await handle(
-        new Request(request.url, { method: request.method, headers, body }),
-        env,
-        { remoteAddr: { hostname: "192.0.2.9" } },
-      );
-    },
-  });
-}
 
 Deno.test("publish: a change that would add a key is refused before any request; other fields publish without it; newKey lets a list operation create one", async () => {
   const router = createRouter({ locales: ["en", "fr"] });

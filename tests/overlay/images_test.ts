@@ -5,13 +5,8 @@
  * under new URLs after a reload.
  */
 import assert from "node:assert/strict";
-import {
-  type Client,
-  createClient,
-  type PageObject,
-} from "../../client/mod.ts";
+import type { Client, PageObject } from "../../client/mod.ts";
 import { createRouter } from "../../mod.ts";
-import { ORIGIN } from "../support/helpers.ts";
 import { HOME, signedInSite } from "../support/site.ts";
 import { EditSession } from "../../overlay/session/session.ts";
 import {
@@ -20,6 +15,7 @@ import {
   withStored,
 } from "../../overlay/session/images.ts";
 import { loadDraft } from "../../overlay/session/drafts.ts";
+import { routerClient } from "../support/router_client.ts";
 
 const PATH = "src/content/pages/en/home.json";
 const BASE: PageObject = {
@@ -47,28 +43,6 @@ const PNG = await Deno.readFile(
     import.meta.url,
   ),
 );
-
-/** The browser client, sending to the real router in this process. */
-function routerClient(
-  handle: ReturnType<typeof createRouter>["handle"],
-  env: Parameters<ReturnType<typeof createRouter>["handle"]>[1],
-  cookie: string,
-): Client {
-  return createClient({
-    origin: ORIGIN,
-    fetch: async (request) => {
-      const body = request.body ? await request.arrayBuffer() : null;
-      const headers = new Headers(request.headers);
-      headers.set("cookie", cookie);
-      if (body) headers.set("content-length", String(body.byteLength));
-      return await handle(
-        new Request(request.url, { method: request.method, headers, body }),
-        env,
-        { remoteAddr: { hostname: "192.0.2.9" } },
-      );
-    },
-  });
-}
 
 Deno.test("an image chosen then discarded is never uploaded; one chosen then published goes up once, just before its page", async () => {
   const router = createRouter({ locales: ["en", "fr"] });

@@ -5,7 +5,7 @@
  * the list or an item in it (through the real router, KV and git).
  */
 import assert from "node:assert/strict";
-import { createClient, type PageObject } from "../../client/mod.ts";
+import type { PageObject } from "../../client/mod.ts";
 import { createRouter } from "../../mod.ts";
 import { pageRules } from "../../lib/pages/page_rules.ts";
 import {
@@ -20,8 +20,8 @@ import {
 } from "../../overlay/session/lists.ts";
 import { EditSession } from "../../overlay/session/session.ts";
 import { draftKey } from "../../overlay/session/drafts.ts";
-import { ORIGIN } from "../support/helpers.ts";
 import { HOME, signedInSite } from "../support/site.ts";
+import { routerClient } from "../support/router_client.ts";
 
 const PATH = "src/content/pages/en/home.json";
 const BASE: PageObject = {
@@ -148,28 +148,6 @@ Deno.test("each list operation is one undo step of the whole list, undone and re
   s.changeList(PATH, "/sections", structuredClone(BASE.sections) as unknown[]);
   assert.deepEqual([...s.page(PATH)!.changes.keys()], ["/title"]);
 });
-
-/** The browser client, sending to the real router in this process. */
-function routerClient(
-  handle: ReturnType<typeof createRouter>["handle"],
-  env: Parameters<ReturnType<typeof createRouter>["handle"]>[1],
-  cookie: string,
-) {
-  return createClient({
-    origin: ORIGIN,
-    fetch: async (request) => {
-      const body = request.body ? await request.arrayBuffer() : null;
-      const headers = new Headers(request.headers);
-      headers.set("cookie", cookie);
-      if (body) headers.set("content-length", String(body.byteLength));
-      return await handle(
-        new Request(request.url, { method: request.method, headers, body }),
-        env,
-        { remoteAddr: { hostname: "192.0.2.9" } },
-      );
-    },
-  });
-}
 
 Deno.test("Keep mine: a list changed on the other side, or an item in it, clashes with a list operation; each choice publishes what it says", async () => {
   const router = createRouter({ locales: ["en", "fr"] });

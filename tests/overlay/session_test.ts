@@ -5,16 +5,13 @@
  * client to the real router over a real KV and a real git checkout.
  */
 import assert from "node:assert/strict";
-import {
-  type Client,
-  createClient,
-  type PageObject,
-} from "../../client/mod.ts";
+import { createClient, type PageObject } from "../../client/mod.ts";
 import { createRouter } from "../../mod.ts";
 import { EditSession } from "../../overlay/session/session.ts";
 import { draftKey } from "../../overlay/session/drafts.ts";
 import { ORIGIN } from "../support/helpers.ts";
 import { HOME, signedInSite } from "../support/site.ts";
+import { routerClient } from "../support/router_client.ts";
 
 const PATH = "src/content/pages/en/home.json";
 const BASE: PageObject = {
@@ -168,28 +165,6 @@ Deno.test("drafts are kept per page path and offered after someone else publishe
   later.discardAll();
   assert.equal(store.length, 0);
 });
-
-/** The browser client, sending to the real router in this process. */
-function routerClient(
-  handle: ReturnType<typeof createRouter>["handle"],
-  env: Parameters<ReturnType<typeof createRouter>["handle"]>[1],
-  cookie: string,
-): Client {
-  return createClient({
-    origin: ORIGIN,
-    fetch: async (request) => {
-      const body = request.body ? await request.arrayBuffer() : null;
-      const headers = new Headers(request.headers);
-      headers.set("cookie", cookie);
-      if (body) headers.set("content-length", String(body.byteLength));
-      return await handle(
-        new Request(request.url, { method: request.method, headers, body }),
-        env,
-        { remoteAddr: { hostname: "192.0.2.9" } },
-      );
-    },
-  });
-}
 
 Deno.test("publish: the message typed is used once and cleared after every publish, Keep mine included; a conflict compares the three sides", async () => {
   const router = createRouter({ locales: ["en", "fr"] });
