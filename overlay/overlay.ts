@@ -412,6 +412,9 @@ async function open(client: Client): Promise<void> {
       toolbar.hide();
       reveal(region.element, bar.bar);
     },
+    richUnavailable: () => session.setAlert(text("richTextFailed")),
+    // Its outlines and names, on the editor now.
+    richReady: () => showMarks(),
     replaceImage: (region: Region, image: HTMLImageElement | null) => {
       if (!previewSwitch.on) void replaceImage(region, image);
     },
@@ -651,7 +654,7 @@ async function open(client: Client): Promise<void> {
         region.element.removeAttribute("data-inpage-problem");
       }
       // A refused link in rich text is outlined itself.
-      if (region.rich) {
+      if (region.kind === "html") {
         for (const link of region.element.querySelectorAll("a")) {
           link.toggleAttribute(
             "data-inpage-invalid",

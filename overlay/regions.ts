@@ -6,13 +6,20 @@
  * replaced through the image dialog). Each region reports its edits to the
  * overlay through {@linkcode RegionHooks}.
  *
+ * The rich text editor is a lazily loaded part (`rich_text.ts`): until a
+ * rich text region is first focused, it is the site's own markup made
+ * editable by the browser. The part is fetched when the pointer first comes
+ * over such a region; on focus the editor takes the region's place, with
+ * what was typed meanwhile and the caret where it was.
+ *
  * @module
  */
 
 import { IMAGES_FOLDER } from "../lib/wire/names.ts";
 import type { FieldKind } from "./session/fields.ts";
 import { fieldName, isWithin } from "./session/pointer.ts";
-import { createRichText, type RichText } from "./rich_text.ts";
+import type { RichText } from "./rich_text.ts";
+import { dropRefusedLinks } from "./rich_markup.ts";
 import { text } from "./i18n/mod.ts";
 
 /** A page container and the values its file holds as read. */
@@ -43,8 +50,13 @@ export interface Region {
   destroy(): void;
   /** Points the region at another field (its list item moved). */
   repoint(pointer: string): void;
-  /** The editor of a rich-text region. */
+  /** The editor of a rich-text region, once loaded. */
   rich?: RichText;
+  /**
+   * For a rich-text region: editable or read-only, before and after its
+   * editor is loaded.
+   */
+  setEditable?(on: boolean): void;
   /**
    * For an image region: shows a chosen image itself (an object URL) until
    * the site renders the published one its own way.
@@ -66,8 +78,13 @@ export interface RegionHooks {
   richToolbar(region: Region): void;
   /** Ctrl+K in a rich-text region. */
   richLink(region: Region): void;
-  /** Another kind of region gained focus. */
+  /** Another kind of region gained focus (or a rich-text region before
+   * its editor is loaded). */
   otherFocus(region: Region): void;
+  /** The rich text editor could not be loaded (it is tried again). */
+  richUnavailable(region: Region): void;
+  /** A rich-text region's editor took its place. */
+  richReady(region: Region): void;
   /** An image region asks for a new image. */
   replaceImage(region: Region, image: HTMLImageElement | null): void;
 }
@@ -166,8 +183,147 @@ const textRegion: RegionMaker = (page, element, pointer, hooks) => {
   return region;
 };
 
+/** The rich text editor, a lazily loaded part; loaded at most once. */
+let richTextPart: Promise<typeof import("./rich_text.ts")> | undefined;
+
+/** Loads the rich text editor (again after a failure). */
+function loadRichText(): Promise<typeof import("./rich_text.ts")> {
+  richTextPart ??= import("./rich_text.ts").catch((error) => {
+    richTextPart = undefined;
+    throw error;
+  });
+  return richTextPart;
+}
+
+/** Text with its runs of white space made one space, trimmed. */
+const squeeze = (value: string) => value.replace(/\s+/g, " ").trim();
+
+/** The text of markup, read in an inert template. */
+function textOf(html: string): string {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  return template.content.textContent ?? "";
+}
+
+/**
+ * Where the selection is in an element, as numbers of characters of its
+ * text before its anchor and before its focus.
+ */
+function selectionOffsets(element: HTMLElement): [number, number] | [] {
+  const selection = getSelection();
+  const { anchorNode, focusNode } = selection ?? {};
+  if (
+    !selection || !anchorNode || !focusNode ||
+    !element.contains(anchorNode) || !element.contains(focusNode)
+  ) return [];
+  const before = (node: Node, offset: number) => {
+    const range = document.createRange();
+    range.selectNodeContents(element);
+    range.setEnd(node, offset);
+    // The editor makes runs of white space one space, none at the start.
+    return range.toString().replace(/\s+/g, " ").replace(/^ /, "").length;
+  };
+  return [
+    before(anchorNode, selection.anchorOffset),
+    before(focusNode, selection.focusOffset),
+  ];
+}
+
 const htmlRegion: RegionMaker = (page, element, pointer, hooks) => {
   const value = page.stored(pointer);
+  const stored = typeof value === "string" ? value : "";
+  /** A value to show once the editor is loaded. */
+  let wanted: string | undefined;
+  /** Whether something was typed before the editor was loaded. */
+  let typed = false;
+  let editable = true;
+  let destroyed = false;
+  let waking: Promise<void> | undefined;
+  /** The editor's own form of the stored value. */
+  let initial = "";
+
+  // Until its editor is loaded, the region is the site's own markup,
+  // editable by the browser.
+  const dormant = {
+    contenteditable: "true",
+    role: "textbox",
+    "aria-multiline": "true",
+    "aria-label": richLabel(pointer),
+  };
+  for (const [name, value] of Object.entries(dormant)) {
+    element.setAttribute(name, value);
+  }
+  const onInput = () => typed = true;
+  const onFocus = () => {
+    if (region.rich) return;
+    hooks.otherFocus(region);
+    void wake();
+  };
+  const onBlur = () => {
+    if (!region.rich) hooks.leave(region);
+  };
+  const prefetch = () => void loadRichText().catch(() => {});
+  const onKey = (event: KeyboardEvent) => {
+    const ask = event.altKey && event.key === "F10"
+      ? hooks.richToolbar
+      : (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k"
+      ? hooks.richLink
+      : undefined;
+    if (!ask) return;
+    event.preventDefault();
+    if (region.rich) ask(region);
+    else void wake().then(() => region.rich && ask(region));
+  };
+  element.addEventListener("input", onInput);
+  element.addEventListener("focus", onFocus);
+  element.addEventListener("blur", onBlur);
+  element.addEventListener("pointerenter", prefetch);
+  element.addEventListener("touchstart", prefetch, { passive: true });
+  element.addEventListener("keydown", onKey);
+
+  /** Loads the editor and puts it in the region's place. */
+  const wake = (): Promise<void> =>
+    waking ??= (async () => {
+      element.setAttribute("aria-busy", "true");
+      let part: typeof import("./rich_text.ts");
+      try {
+        part = await loadRichText();
+      } catch {
+        element.removeAttribute("aria-busy");
+        waking = undefined;
+        hooks.richUnavailable(region);
+        return;
+      }
+      if (destroyed) return;
+      const focused = element.contains(document.activeElement);
+      const selected = focused ? selectionOffsets(element) : [];
+      const typedHtml = typed ? element.innerHTML : undefined;
+      for (const name of [...Object.keys(dormant), "aria-busy"]) {
+        element.removeAttribute(name);
+      }
+      element.removeAttribute("aria-invalid");
+      const rich = part.createRichText(element, stored, {
+        label: richLabel(region.pointer),
+        onChange: (html) => {
+          // An untouched field keeps its stored markup, even where the
+          // editor would write it differently.
+          const next = html === initial ? value : html;
+          hooks.change(region, next);
+        },
+        onFocus: () => hooks.richFocus(region),
+        onBlur: () => hooks.leave(region),
+        onSelection: () => hooks.richSelection(region),
+        paste: dropRefusedLinks,
+      });
+      initial = rich.html();
+      region.rich = rich;
+      if (wanted !== undefined) region.show(wanted);
+      if (typedHtml !== undefined) rich.edit(typedHtml);
+      if (!editable) rich.editor.setEditable(false, false);
+      if (focused) rich.focusAt(...selected);
+      hooks.richReady(region);
+    })();
+
   const region: Region = {
     kind: "html",
     pointer,
@@ -176,46 +332,55 @@ const htmlRegion: RegionMaker = (page, element, pointer, hooks) => {
     show(next) {
       const html = typeof next === "string" ? next : "";
       const rich = region.rich;
-      if (!rich || rich.html() === html) return;
+      if (!rich) {
+        // The site's markup shows the stored value; another one needs
+        // the editor.
+        if (html === stored && wanted === undefined) return;
+        wanted = html;
+        element.contentEditable = "false";
+        void wake();
+        return;
+      }
+      if (rich.html() === html) return;
       // The stored markup, shown again: the editor's own form of it.
-      if (html === page.stored(pointer) && rich.html() === initial) return;
+      if (html === value && rich.html() === initial) return;
       rich.setHtml(html);
     },
-    destroy: () => region.rich?.destroy(),
+    setEditable(on) {
+      editable = on;
+      if (region.rich) region.rich.editor.setEditable(on, false);
+      else if (wanted === undefined) element.contentEditable = String(on);
+    },
+    destroy() {
+      destroyed = true;
+      element.removeEventListener("input", onInput);
+      element.removeEventListener("focus", onFocus);
+      element.removeEventListener("blur", onBlur);
+      element.removeEventListener("pointerenter", prefetch);
+      element.removeEventListener("touchstart", prefetch);
+      element.removeEventListener("keydown", onKey);
+      if (region.rich) region.rich.destroy();
+      else {
+        for (const name of [...Object.keys(dormant), "aria-busy"]) {
+          element.removeAttribute(name);
+        }
+      }
+    },
     repoint(next) {
       region.pointer = next;
-      region.rich?.editor.view.dom.setAttribute("aria-label", richLabel(next));
+      (region.rich?.editor.view.dom ?? element).setAttribute(
+        "aria-label",
+        richLabel(next),
+      );
     },
   };
-  let initial = "";
-  region.rich = createRichText(
-    element,
-    typeof value === "string" ? value : "",
-    {
-      label: richLabel(pointer),
-      onChange: (html) => {
-        // An untouched field keeps its stored markup, even where the
-        // editor would write it differently.
-        const next = html === initial ? page.stored(pointer) : html;
-        hooks.change(region, next);
-      },
-      onFocus: () => hooks.richFocus(region),
-      onBlur: () => hooks.leave(region),
-      onSelection: () => hooks.richSelection(region),
-    },
-  );
-  initial = region.rich.html();
-  element.addEventListener("keydown", (event) => {
-    if (event.altKey && event.key === "F10") {
-      event.preventDefault();
-      hooks.richToolbar(region);
-    } else if (
-      (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k"
-    ) {
-      event.preventDefault();
-      hooks.richLink(region);
-    }
-  });
+  // A site that shows other text than the file holds (a build behind the
+  // repository, a copied list item) shows the file's value at once.
+  if (squeeze(element.textContent ?? "") !== squeeze(textOf(stored))) {
+    wanted = stored;
+    element.contentEditable = "false";
+    void wake();
+  }
   return region;
 };
 

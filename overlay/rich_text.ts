@@ -9,6 +9,10 @@
  * Ctrl+] and outdented with Ctrl+[ (or the toolbar). A pasted link the link
  * rule refuses is dropped, its text kept.
  *
+ * This module is a lazily loaded part of the overlay (Tiptap and
+ * ProseMirror are most of the overlay's bytes): `regions.ts` imports it
+ * when a rich text region is first focused, or shows a value it must edit.
+ *
  * @module
  */
 
@@ -23,7 +27,6 @@ import { Strike } from "@tiptap/extension-strike";
 import { Text } from "@tiptap/extension-text";
 import { Underline } from "@tiptap/extension-underline";
 import { UndoRedo } from "@tiptap/extensions";
-import { linkProblem } from "./session/checks.ts";
 
 function simpleMark(name: string, tag: string, excludes?: string) {
   return Mark.create({
@@ -72,25 +75,6 @@ const ListItemNoTab = ListItem.extend({
   },
 });
 
-/**
- * Pasted markup with every link the link rule refuses unwrapped: its text
- * stays, the link goes.
- *
- * @param html the pasted markup
- * @returns the markup to insert
- */
-export function dropRefusedLinks(html: string): string {
-  const template = document.createElement("template");
-  template.innerHTML = html;
-  for (const link of template.content.querySelectorAll("a")) {
-    const href = link.getAttribute("href");
-    if (href === null || linkProblem(href)) {
-      link.replaceWith(...link.childNodes);
-    }
-  }
-  return template.innerHTML;
-}
-
 const BLOCK = /<(?:p|ul|ol|li)[\s>]/i;
 
 /** A rich text region's editor. */
@@ -103,6 +87,14 @@ export interface RichText {
   html(): string;
   /** Replaces the content without counting it as an edit. */
   setHtml(html: string): void;
+  /** Replaces the content as an edit (reported through `onChange`). */
+  edit(html: string): void;
+  /**
+   * Focuses the editor with the selection between two numbers of
+   * characters of its text (block boundaries count for nothing; the caret
+   * when they are equal), or where it was.
+   */
+  focusAt(anchor?: number, head?: number): void;
   /** Removes the editor. */
   destroy(): void;
 }
@@ -119,6 +111,8 @@ export interface RichTextOptions {
   onBlur(): void;
   /** Called when the selection or marks change, to refresh a toolbar. */
   onSelection(): void;
+  /** Makes pasted markup safe to insert (drops refused links). */
+  paste(html: string): string;
 }
 
 /**
@@ -162,7 +156,7 @@ export function createRichText(
         "aria-multiline": "true",
         role: "textbox",
       },
-      transformPastedHTML: dropRefusedLinks,
+      transformPastedHTML: (html) => options.paste(html),
     },
     onUpdate() {
       if (!quiet) options.onChange(canonical(editor.getHTML(), inline));
@@ -184,8 +178,36 @@ export function createRichText(
         quiet = false;
       }
     },
+    edit: (value) => void editor.commands.setContent(value),
+    focusAt(anchor, head = anchor) {
+      if (anchor !== undefined && head !== undefined) {
+        const from = textPosition(editor, Math.min(anchor, head));
+        const to = textPosition(editor, Math.max(anchor, head));
+        editor.commands.setTextSelection(
+          anchor <= head ? { from, to } : { from: to, to: from },
+        );
+      }
+      // At once, not in the next frame as Tiptap's focus command does:
+      // keys pressed meanwhile must reach the editor.
+      editor.view.focus();
+    },
     destroy: () => editor.destroy(),
   };
+}
+
+/** The document position after a number of characters of its text. */
+function textPosition(editor: Editor, offset: number): number {
+  let found: number | undefined;
+  let left = offset;
+  editor.state.doc.descendants((node, at) => {
+    if (found !== undefined) return false;
+    if (!node.isText) return true;
+    const length = node.text?.length ?? 0;
+    if (left <= length) found = at + left;
+    else left -= length;
+    return false;
+  });
+  return found ?? editor.state.doc.content.size - 1;
 }
 
 /**

@@ -72,11 +72,36 @@ export function showDialog(
   ) ?? dialog.querySelector<HTMLElement>("button.primary:not([disabled])") ??
     dialog.querySelector<HTMLElement>("button"))?.focus();
   return new Promise((resolve) => {
-    dialog.addEventListener("close", () => {
+    // Answered as it closes, not at its close event, which comes a task
+    // later: what the person does next (a key, a click) must find the
+    // answer applied and the focus back.
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
       dialog.remove();
       if (before?.isConnected) before.focus({ preventScroll: true });
       resolve(dialog.returnValue || "cancel");
-    }, { once: true });
+    };
+    const close = dialog.close.bind(dialog);
+    dialog.close = (value?: string) => {
+      close(value);
+      answer();
+    };
+    // A form's own submission (method="dialog") closes it the same way.
+    dialog.addEventListener("submit", (event) => {
+      if (event.defaultPrevented) return;
+      event.preventDefault();
+      const submitter = (event as SubmitEvent).submitter;
+      dialog.close(
+        submitter instanceof HTMLButtonElement ? submitter.value : "",
+      );
+    });
+    dialog.addEventListener("cancel", (event) => {
+      event.preventDefault();
+      dialog.close("");
+    });
+    dialog.addEventListener("close", answer, { once: true });
   });
 }
 

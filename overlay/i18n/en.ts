@@ -147,6 +147,8 @@ export const en = {
   altText: "Alt text",
   altHint: "Describes the image for people who cannot see it.",
   chooseFirst: "Choose an image file first.",
+  richTextFailed:
+    "The text editor could not be loaded: check the connection, then click the text again. What you typed is kept.",
   cropperFailed:
     "The cropper could not be loaded: check the connection and choose the file again.",
   notAnImage:

@@ -135,6 +135,8 @@ export const fr: Strings = {
   altText: "Texte alternatif",
   altHint: "Décrit l’image pour les personnes qui ne la voient pas.",
   chooseFirst: "Choisissez d’abord un fichier image.",
+  richTextFailed:
+    "L’éditeur de texte n’a pas pu être chargé : vérifiez la connexion, puis cliquez à nouveau dans le texte. Ce que vous avez tapé est conservé.",
   cropperFailed:
     "L’outil de recadrage n’a pas pu être chargé : vérifiez la connexion et choisissez à nouveau le fichier.",
   notAnImage:

@@ -238,8 +238,8 @@ function preview(
       editable.set(region, region.element.contentEditable);
       region.element.contentEditable = "false";
       region.element.setAttribute("aria-readonly", "true");
-    } else if (region.rich) {
-      region.rich.editor.setEditable(false, false);
+    } else if (region.kind === "html") {
+      region.setEditable?.(false);
     } else region.element.setAttribute("aria-disabled", "true");
   }
   const isImage = (target: EventTarget | null) =>
@@ -418,8 +418,8 @@ function preview(
         region.element.contentEditable = editable.get(region) ??
           "plaintext-only";
         region.element.removeAttribute("aria-readonly");
-      } else if (region.rich) {
-        region.rich.editor.setEditable(true, false);
+      } else if (region.kind === "html") {
+        region.setEditable?.(true);
       } else region.element.removeAttribute("aria-disabled");
     }
     ui?.classList.remove("previewing");

@@ -10,7 +10,7 @@
  * @module
  */
 
-import { dropRefusedLinks } from "../rich_text.ts";
+import { dropRefusedLinks } from "../rich_markup.ts";
 import type { Region } from "../regions.ts";
 
 /** Where the page's editing mark lives. */
@@ -81,6 +81,9 @@ export function createPreview(
           } else {
             region.element.replaceChildren(...(kept.get(region) ?? []));
           }
+        } else if (region.kind === "html") {
+          // Not loaded yet: the site's own markup of the stored value.
+          region.setEditable?.(!on);
         }
         if (region.kind === "image") {
           if (on) region.element.removeAttribute("tabindex");

@@ -154,6 +154,9 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
       await page.keyboard.type("/en/about/");
       await page.keyboard.press("Enter");
       await address.waitFor({ state: "detached" });
+      // The dialog's close event, which applies the link, comes a task
+      // after it is hidden.
+      await lead.locator('a[href="/en/about/"]').waitFor();
       assert.match(
         await lead.innerHTML(),
         /docs<\/a> and <a href="\/en\/about\/">\/en\/about\/<\/a>/,

@@ -225,6 +225,9 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       await page.getByRole("textbox", { name: "Title (optional)" }).waitFor();
       await shoot(page, "link-popover");
       await page.getByRole("button", { name: "Apply" }).click();
+      // Applied when the dialog's close event comes, a task after the click.
+      await page.locator('[data-inpage-link="/nav/1/link"][href="/fr/about/"]')
+        .waitFor();
       assert.equal(await about.getAttribute("href"), "/fr/about/");
 
       await page.getByRole("button", { name: "Page", exact: true }).click();

@@ -78,3 +78,26 @@ Deno.test("the cropper is a lazy part: the entry imports it only with import(), 
   assert.ok(part.includes("cropper-container"));
   assert.ok(part.includes("getCroppedCanvas:function"));
 });
+
+Deno.test("the rich text editor is a lazy part, and what every editor loads is at most 100 KB gzipped", async () => {
+  const manifest = JSON.parse(
+    await Deno.readTextFile(new URL("manifest.json", DIST)),
+  );
+  // One file before the overlay is ready: the entry imports no shared part.
+  assert.deepEqual(manifest.eager, [manifest.entry]);
+  const rich = manifest.lazy.find((name: string) =>
+    name.startsWith("rich_text-")
+  );
+  assert.match(rich ?? "", /^rich_text-[A-Z0-9]{8}\.js$/);
+  const entry = await Deno.readTextFile(new URL(manifest.entry, DIST));
+  assert.ok(entry.includes(`import("./${rich}")`));
+  assert.ok(!entry.includes("ProseMirror"), "ProseMirror is lazy");
+  const part = await Deno.readTextFile(new URL(rich!, DIST));
+  assert.ok(part.includes("ProseMirror"));
+  assert.doesNotMatch(part, /(?:import|from)\s*"\.\//, "imports no part");
+  let eager = 0;
+  for (const name of manifest.eager) {
+    eager += (await Deno.stat(new URL(`${name}.gz`, DIST))).size;
+  }
+  assert.ok(eager <= 100 * 1024, `${eager} B gzipped`);
+});
