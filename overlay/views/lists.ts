@@ -708,6 +708,8 @@ export class Lists {
     if (!event.altKey || !event.shiftKey || event.ctrlKey || event.metaKey) {
       return;
     }
+    // In Preview, or while a past version is shown, the page is read-only.
+    if (!document.documentElement.hasAttribute("data-inpage-editing")) return;
     const key = event.key;
     const op = key === "ArrowUp"
       ? "up"

@@ -62,6 +62,13 @@ Deno.test("in Chromium: Preview is the visitor's page with the changes, links li
   assert.equal(await page.locator("[contenteditable=true]").count(), 0);
   assert.equal(await page.locator(".tiptap").count(), 0);
   assert.equal(await page.getByRole("toolbar").isVisible(), false);
+  // The list shortcuts do nothing in Preview (Alt+Shift+D copies an item).
+  await page.locator('[data-inpage-link="/nav/1/link"]').focus();
+  await page.keyboard.press("Alt+Shift+D");
+  await page.keyboard.press("Alt+Shift+ArrowUp");
+  await waitStatus(page, "2 unsaved changes");
+  assert.equal(await page.locator('[data-inpage-link^="/nav/"]').count(), 2);
+  await page.evaluate("document.activeElement.blur()");
   await page.evaluate("scrollTo(0, 0)");
   const barTop = Math.floor(await page.evaluate(BAR_TOP) as number);
   // Above the bar and its shadow.
