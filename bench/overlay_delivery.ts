@@ -181,11 +181,13 @@ async function measure(demo: Demo, round: number): Promise<Run> {
   const editor = await browser.newContext();
   // The session cookie and the readable `editor_edit` one, which tells the
   // loader that there is a session.
-  await editor.addCookies(demo.cookie.split("; ").map((pair) => ({
-    name: pair.slice(0, pair.indexOf("=")),
-    value: pair.slice(pair.indexOf("=") + 1),
-    url: demo.url,
-  })));
+  await editor.addCookies(
+    demo.cookie.split("; ").map((pair) => ({
+      name: pair.slice(0, pair.indexOf("=")),
+      value: pair.slice(pair.indexOf("=") + 1),
+      url: demo.url,
+    })),
+  );
   const page = await editor.newPage();
   const bytes = await watchBytes(page);
   await page.goto(`${page$}?edit`, { waitUntil: "commit" });
