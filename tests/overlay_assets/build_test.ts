@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
 import { gunzipSync } from "node:zlib";
-import { build } from "../../lib/overlay_assets/build.ts";
+import { build, type OverlayManifest } from "../../lib/overlay_assets/build.ts";
 
 const DIST = new URL("../../overlay/dist/", import.meta.url);
 
@@ -12,6 +12,27 @@ async function filesOf(folder: string | URL): Promise<Map<string, Uint8Array>> {
     files.set(entry.name, await Deno.readFile(new URL(entry.name, folder)));
   }
   return files;
+}
+
+/** The committed build's manifest. */
+async function manifestOf(): Promise<OverlayManifest> {
+  return JSON.parse(await Deno.readTextFile(new URL("manifest.json", DIST)));
+}
+
+/**
+ * A lazy part of the committed build, checked to be imported by the entry
+ * with `import()` only, the entry being all that every editor loads.
+ */
+async function lazyPart(name: string) {
+  const manifest = await manifestOf();
+  // One file before the overlay is ready: the entry imports no shared part.
+  assert.deepEqual(manifest.eager, [manifest.entry]);
+  const file = manifest.lazy.find((lazy) => lazy.startsWith(`${name}-`));
+  assert.match(file ?? "", new RegExp(`^${name}-[A-Z0-9]{8}\\.js$`));
+  const entry = await Deno.readTextFile(new URL(manifest.entry, DIST));
+  assert.ok(entry.includes(`import("./${file}")`));
+  const part = await Deno.readTextFile(new URL(file!, DIST));
+  return { manifest, entry, part };
 }
 
 Deno.test("the committed overlay build is what lib/overlay_assets/build.ts makes from the sources (run deno task build)", async () => {
@@ -62,37 +83,16 @@ Deno.test("the loader is at most 2 KB gzipped, imports nothing statically, and i
 });
 
 Deno.test("the cropper is a lazy part: the entry imports it only with import(), and nothing every editor loads holds Cropper.js", async () => {
-  const manifest = JSON.parse(
-    await Deno.readTextFile(new URL("manifest.json", DIST)),
-  );
-  assert.deepEqual(manifest.eager, [manifest.entry]);
-  const cropper = manifest.lazy.find((name: string) =>
-    name.startsWith("cropper-")
-  );
-  assert.match(cropper ?? "", /^cropper-[A-Z0-9]{8}\.js$/);
-  const entry = await Deno.readTextFile(new URL(manifest.entry, DIST));
-  assert.ok(entry.includes(`import("./${cropper}")`));
+  const { entry, part } = await lazyPart("cropper");
   assert.ok(!entry.includes("cropper-container"), "Cropper.js's CSS is lazy");
   assert.ok(!entry.includes("getCroppedCanvas:function"), "Cropper.js is lazy");
-  const part = await Deno.readTextFile(new URL(cropper!, DIST));
   assert.ok(part.includes("cropper-container"));
   assert.ok(part.includes("getCroppedCanvas:function"));
 });
 
 Deno.test("the rich text editor is a lazy part, and what every editor loads is at most 100 KB gzipped", async () => {
-  const manifest = JSON.parse(
-    await Deno.readTextFile(new URL("manifest.json", DIST)),
-  );
-  // One file before the overlay is ready: the entry imports no shared part.
-  assert.deepEqual(manifest.eager, [manifest.entry]);
-  const rich = manifest.lazy.find((name: string) =>
-    name.startsWith("rich_text-")
-  );
-  assert.match(rich ?? "", /^rich_text-[A-Z0-9]{8}\.js$/);
-  const entry = await Deno.readTextFile(new URL(manifest.entry, DIST));
-  assert.ok(entry.includes(`import("./${rich}")`));
+  const { manifest, entry, part } = await lazyPart("rich_text");
   assert.ok(!entry.includes("ProseMirror"), "ProseMirror is lazy");
-  const part = await Deno.readTextFile(new URL(rich!, DIST));
   assert.ok(part.includes("ProseMirror"));
   assert.doesNotMatch(part, /(?:import|from)\s*"\.\//, "imports no part");
   let eager = 0;
