@@ -13,7 +13,10 @@ import { hashKey, parseKeyHash } from "../lib/access/site_key.ts";
 import { readEditorKeys } from "../lib/access/editors.ts";
 import { randomToken } from "../lib/access/random_token.ts";
 import { openLocalCheckout } from "../lib/repository/local/mod.ts";
-import { serveOverlayAsset } from "../lib/overlay_assets/serve.ts";
+import {
+  serveOverlayAsset,
+  withOverlayPreload,
+} from "../lib/overlay_assets/serve.ts";
 import { createDemoSite } from "./demo_site.ts";
 import { createProxy, proxyTarget } from "./proxy.ts";
 import { notFoundResponse, serveStaticFile } from "./static_site.ts";
@@ -246,12 +249,13 @@ function siteHandler(
     if (pathname.startsWith("/_inpage/")) {
       return await serveOverlayAsset(request) ?? notFoundResponse();
     }
-    if (proxy) return await proxy(request);
+    // A page for an editor names the overlay's entry to fetch beside it.
+    if (proxy) return await withOverlayPreload(request, await proxy(request));
     const rendered = await render?.(request);
-    if (rendered) return rendered;
+    if (rendered) return await withOverlayPreload(request, rendered);
     if (site) {
       const file = await serveStaticFile(request, site);
-      if (file) return file;
+      if (file) return await withOverlayPreload(request, file);
       return notFoundResponse();
     }
     return await router.handle(request, env, info);

@@ -254,3 +254,49 @@ export async function serveOverlayAsset(
     },
   });
 }
+
+/**
+ * Tells an editor's browser to fetch the overlay's entry beside the page:
+ * for a request with the `editor_edit` cookie (a session) or `?edit`, an
+ * HTML page's answer gains `Link: </_inpage/overlay-{hash}.js>;
+ * rel=modulepreload`. The loader would otherwise find the entry only once it
+ * has run, one round trip later. Any other answer is returned as it is.
+ * (The cookie's name is `EDIT_COOKIE` of `lib/wire/names.ts`, written out:
+ * this module imports nothing; a test keeps the two equal.)
+ *
+ * @param request the page's request
+ * @param response the page's answer
+ * @returns the answer, with the `Link` header when it is for an editor
+ * @example
+ * ```ts
+ * import { withOverlayPreload } from "./serve.ts";
+ *
+ * const page = new Response("<!doctype html><title>Home</title>", {
+ *   headers: { "content-type": "text/html; charset=utf-8" },
+ * });
+ * const request = new Request("http://localhost/en/?edit");
+ * const answer = await withOverlayPreload(request, page);
+ * console.assert(/rel=modulepreload/.test(answer.headers.get("link") ?? ""));
+ * ```
+ */
+export async function withOverlayPreload(
+  request: Request,
+  response: Response,
+): Promise<Response> {
+  const editor = new URL(request.url).searchParams.has("edit") ||
+    (request.headers.get("cookie") ?? "").split(";").some((pair) =>
+      pair.trim() === "editor_edit=1"
+    );
+  if (
+    !editor || request.method !== "GET" || response.status !== 200 ||
+    !/^text\/html\b/i.test(response.headers.get("content-type") ?? "")
+  ) return response;
+  const { entry } = await loadManifest();
+  const headers = new Headers(response.headers);
+  headers.append("link", `<${OVERLAY_PREFIX}${entry}>; rel=modulepreload`);
+  return new Response(response.body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}

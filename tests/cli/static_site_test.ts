@@ -4,6 +4,8 @@ import { serveCheckout } from "../support/cli.ts";
 import { tempSite } from "../support/site.ts";
 import { corpusLines } from "../support/corpora.ts";
 import { serveStaticFile } from "../../cli/static_site.ts";
+import { overlayAssets } from "../../lib/overlay_assets/serve.ts";
+import { EDIT_COOKIE } from "../../lib/wire/names.ts";
 
 const PNG = new URL(
   "../../examples/site/public/images/hills-at-dawn-98c9ac741e4e.png",
@@ -178,6 +180,22 @@ Deno.test("editor serve --site resolves folders to index.html, serves files with
   const post = await get("/site.css", { method: "POST", body: "x" });
   assert.equal(post.status, 404);
   await post.body?.cancel();
+  // A page for an editor names the overlay's entry to fetch beside it;
+  // for a visitor, or a file that is not a page, nothing is added.
+  const [, entry] = await overlayAssets();
+  const preload = `<${entry!.path}>; rel=modulepreload`;
+  for (
+    const [path, cookie, link] of [
+      ["/?edit", "", preload],
+      ["/docs/", `${EDIT_COOKIE}=1`, preload],
+      ["/docs/", "", null],
+      ["/site.css", `${EDIT_COOKIE}=1`, null],
+    ] as const
+  ) {
+    const response = await get(path, { headers: { cookie } });
+    assert.equal(response.headers.get("link"), link, `${path} ${cookie}`);
+    await response.body?.cancel();
+  }
   // The routes keep their place beside the site.
   const logout = await get("/api/auth", { method: "DELETE" });
   assert.equal(logout.status, 200);

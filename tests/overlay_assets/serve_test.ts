@@ -5,7 +5,9 @@ import {
   IMMUTABLE,
   overlayAssets,
   serveOverlayAsset,
+  withOverlayPreload,
 } from "../../lib/overlay_assets/serve.ts";
+import { EDIT_COOKIE } from "../../lib/wire/names.ts";
 
 const DIST = new URL("../../overlay/dist/", import.meta.url);
 
@@ -180,4 +182,58 @@ Deno.test("the serving module uses no Deno.* API, so a host that can fetch the p
   const code = source.replace(/\/\*[\s\S]*?\*\//g, "").replace(/\/\/.*$/gm, "");
   assert.doesNotMatch(code, /\bDeno\s*\./);
   assert.doesNotMatch(code, /^import\s/m);
+});
+
+Deno.test("withOverlayPreload names the entry for an editor's HTML page (the edit cookie or ?edit), and leaves every other answer as it is", async () => {
+  const [, entry] = await overlayAssets();
+  const page = (type = "text/html; charset=utf-8", status = 200) =>
+    new Response("<!doctype html><title>Home</title>", {
+      status,
+      headers: { "content-type": type, "x-site": "kept" },
+    });
+  const preload = `<${entry!.path}>; rel=modulepreload`;
+  for (
+    const request of [
+      new Request("http://site.example/en/?edit"),
+      new Request("http://site.example/en/", {
+        headers: { cookie: `a=b; ${EDIT_COOKIE}=1` },
+      }),
+    ]
+  ) {
+    const answer = await withOverlayPreload(request, page());
+    assert.equal(answer.headers.get("link"), preload);
+    assert.equal(answer.headers.get("x-site"), "kept");
+    assert.equal(await answer.text(), "<!doctype html><title>Home</title>");
+  }
+  // A visitor, another kind of file, another status, another method.
+  const editor = { cookie: `${EDIT_COOKIE}=1` };
+  for (
+    const [request, response] of [
+      [new Request("http://site.example/en/"), page()],
+      [
+        new Request("http://site.example/en/", {
+          headers: { cookie: `${EDIT_COOKIE}=0` },
+        }),
+        page(),
+      ],
+      [
+        new Request("http://site.example/site.css", { headers: editor }),
+        page("text/css"),
+      ],
+      [
+        new Request("http://site.example/gone/", { headers: editor }),
+        page(undefined, 404),
+      ],
+      [
+        new Request("http://site.example/en/", {
+          method: "HEAD",
+          headers: editor,
+        }),
+        page(),
+      ],
+    ] as const
+  ) {
+    const answer = await withOverlayPreload(request, response);
+    assert.equal(answer, response, request.url);
+  }
 });
