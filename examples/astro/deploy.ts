@@ -21,7 +21,7 @@
 
 import { createRouter, type Env, warnMissingVariables } from "@inpage/editor";
 import { notFoundResponse, serveStaticFile } from "@inpage/editor/cli";
-import { serveOverlayAsset } from "@inpage/editor/overlay";
+import { serveOverlayAsset, withOverlayPreload } from "@inpage/editor/overlay";
 
 // The only site decision: the languages of src/content/pages/{language}/.
 const router = createRouter({ locales: ["en", "fr"] });
@@ -56,7 +56,10 @@ Deno.serve(
   async (request, info) => {
     const { pathname } = new URL(request.url);
     if (router.find(pathname)) return router.handle(request, env, info);
-    return await serveOverlayAsset(request) ??
-      await serveStaticFile(request, site) ?? notFoundResponse();
+    const asset = await serveOverlayAsset(request);
+    if (asset) return asset;
+    // An editor's page names the overlay's entry to fetch beside it.
+    const file = await serveStaticFile(request, site);
+    return file ? await withOverlayPreload(request, file) : notFoundResponse();
   },
 );
