@@ -27,6 +27,7 @@ import { commitAll, copyTree } from "../../cli/demo_site.ts";
 import {
   EXAMPLE,
   installPackages,
+  type RunningProcess,
   startAstroDev,
   startEditorProxy,
 } from "../../examples/astro/demo.ts";
@@ -126,6 +127,23 @@ import ImageMod from "./ImageMod.astro";`,
   return root;
 }
 
+/**
+ * `astro dev`, started again when it restarted itself as it started: its
+ * file watcher (under Deno) can report `.astro/settings.json`, which Astro
+ * writes then, as changed, and the restart that follows can cut its first
+ * content sync short, leaving the dev server without the pages (every page
+ * a 404).
+ */
+async function startAstroDevOnce(root: string): Promise<RunningProcess> {
+  for (let attempt = 1;; attempt++) {
+    const astro = await startAstroDev(root);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    if (attempt === 3 || !/Restarting/.test(astro.output())) return astro;
+    console.log(`astro dev restarted as it started:\n${astro.output()}`);
+    await astro.stop();
+  }
+}
+
 /** What the page logged and fetched. */
 interface Watch {
   console: Array<{ type: string; text: string }>;
@@ -160,6 +178,42 @@ function watch(page: Page): Watch {
     void dialog.dismiss();
   });
   return seen;
+}
+
+/**
+ * Waits until the page has not navigated for `ms`. Astro's dev server
+ * reloads the page once Vite has optimised its dependencies on a first
+ * visit, and after a publish sometimes twice, about half a second apart:
+ * what the test does on the first reloaded page would be lost.
+ */
+async function quiet(seen: Watch, ms = 2000): Promise<void> {
+  let count = seen.navigations.length;
+  let since = Date.now();
+  await until(() => {
+    if (seen.navigations.length !== count) {
+      count = seen.navigations.length;
+      since = Date.now();
+    }
+    return Date.now() - since >= ms;
+  }, "the page to stop reloading");
+}
+
+/**
+ * The `[ERROR]` reports in Astro's output but one that says nothing of the
+ * site: a file that comes and goes at once (the temporary files Astro
+ * writes in `.astro/` as it starts) gets a watcher from Vite's chokidar,
+ * closed again at once; under Deno that watcher can still report an error,
+ * which chokidar then fails to record (`Cannot add property
+ * watcherUnusable, object is not extensible`, an unhandled rejection).
+ */
+function siteErrors(output: string): string[] {
+  const lines = output.split("\n");
+  return lines.filter((line, index) =>
+    /\[ERROR\]/.test(line) &&
+    !(/\[UnhandledRejection\]/.test(line) &&
+      /^TypeError: Cannot add property watcherUnusable, object is not extensible$/
+        .test(lines[index + 1] ?? ""))
+  );
 }
 
 /** Keeps a screenshot as a test artefact, at a viewport size. */
@@ -227,7 +281,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
   try {
     const installMs = await installPackages(root);
     console.log(`npm install: ${(installMs / 1000).toFixed(1)} s`);
-    await using astro = await startAstroDev(root);
+    await using astro = await startAstroDevOnce(root);
     await using editor = await startEditorProxy(root, astro.url, {
       args: ["--kv", join(work, "kv.sqlite3")],
       env: { EDITOR_KEY_HASH: await fastHash(KEY) },
@@ -245,7 +299,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
     // reload the page once); the site renders the wrapper's image.
     await page.goto(origin + "/en/");
     await page.waitForLoadState("networkidle");
-    await page.waitForTimeout(1500);
+    await quiet(seen);
     await page.goto(origin + "/en/");
     await page.waitForLoadState("networkidle");
     assert.match(await hero.getAttribute("src") ?? "", /^\/_image\?href=/);
@@ -360,6 +414,8 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
         assert.equal(file.banner, "harbour-2c9e41d07b3a.png");
         assert.equal(Object.hasOwn(file, "descripton"), false);
         assert.doesNotMatch(await git(root, ["show", "HEAD"]), /descripton/);
+        // The image step starts on the page the dev server leaves.
+        await quiet(seen);
         await until(
           async () =>
             // Published is kept across the site's own reload (issue 21).
@@ -467,20 +523,21 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
         await page.getByPlaceholder("What did you change?").fill("New photo");
         await page.getByRole("button", { name: "Publish", exact: true })
           .click();
+        const rendered = async () => {
+          if (await marked(page)) return false;
+          const state = await hero.evaluate(imageState).catch(() => undefined);
+          return state !== undefined && state.src.startsWith("/_image?") &&
+            state.complete && state.naturalWidth > 0;
+        };
         await until(
-          async () => {
-            if (await marked(page)) return false;
-            const state = await hero.evaluate(imageState).catch(() =>
-              undefined
-            );
-            return state !== undefined && state.src.startsWith("/_image?") &&
-              state.complete && state.naturalWidth > 0;
-          },
+          rendered,
           "Astro's reload with the site's own rendering of the new image",
         );
         // Until that reload the region showed the chosen image alone, through
         // the publish (the load listener went with the old document).
         assert.deepEqual(loads.map((load) => load.src), [preview.src]);
+        await quiet(seen);
+        await until(rendered, "the page the dev server leaves");
         // Uploaded as a JPEG (the container's data-inpage-image-format), under
         // a .jpg name the wrapper's glob takes.
         const stored = await jpegs();
@@ -511,7 +568,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
       seen.console.filter((message) => message.type === "error"),
       [],
     );
-    assert.doesNotMatch(astro.output(), /\[ERROR\]/);
+    assert.deepEqual(siteErrors(astro.output()), [], astro.output());
   } finally {
     await Deno.remove(root, { recursive: true }).catch(() => {});
     await Deno.remove(work, { recursive: true }).catch(() => {});
