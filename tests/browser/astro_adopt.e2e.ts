@@ -18,7 +18,8 @@
  * nothing is uploaded and the page is not reloaded before Publish; it is
  * uploaded as a JPEG, and after publish the site renders it its own way.
  *
- * Slow (npm install, astro dev): run by `deno task test-astro-adopt` (not yet in CI: its image step times out since the overlay merges).
+ * Slow (npm install, astro dev): run by `deno task test-astro`, with the
+ * other Astro e2e tests (CI runs it).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
