@@ -13,10 +13,13 @@
  * Before login: no console error and no failed response. After: the two
  * regions are outlined, not editable, with a sentence, and the console has
  * one grouped warning; publishing other fields adds no stray key. A new
- * image is previewed as the chosen image itself (an object URL), uploaded
- * as a JPEG, and after publish the site renders it its own way.
+ * image (with its alt text, which a new file needs) is previewed as the
+ * chosen image itself (an object URL) until the site's reload after publish;
+ * nothing is uploaded and the page is not reloaded before Publish; it is
+ * uploaded as a JPEG, and after publish the site renders it its own way.
  *
- * Slow (npm install, astro dev): run by `deno task test-astro-adopt` (not yet in CI: its image step times out since the overlay merges).
+ * Slow (npm install, astro dev): run by `deno task test-astro`, with the
+ * other Astro e2e tests (CI runs it).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -25,6 +28,7 @@ import { commitAll, copyTree } from "../../cli/demo_site.ts";
 import {
   EXAMPLE,
   installPackages,
+  type RunningProcess,
   startAstroDev,
   startEditorProxy,
 } from "../../examples/astro/demo.ts";
@@ -124,6 +128,23 @@ import ImageMod from "./ImageMod.astro";`,
   return root;
 }
 
+/**
+ * `astro dev`, started again when it restarted itself as it started: its
+ * file watcher (under Deno) can report `.astro/settings.json`, which Astro
+ * writes then, as changed, and the restart that follows can cut its first
+ * content sync short, leaving the dev server without the pages (every page
+ * a 404).
+ */
+async function startAstroDevOnce(root: string): Promise<RunningProcess> {
+  for (let attempt = 1;; attempt++) {
+    const astro = await startAstroDev(root);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    if (attempt === 3 || !/Restarting/.test(astro.output())) return astro;
+    console.log(`astro dev restarted as it started:\n${astro.output()}`);
+    await astro.stop();
+  }
+}
+
 /** What the page logged and fetched. */
 interface Watch {
   console: Array<{ type: string; text: string }>;
@@ -158,6 +179,42 @@ function watch(page: Page): Watch {
     void dialog.dismiss();
   });
   return seen;
+}
+
+/**
+ * Waits until the page has not navigated for `ms`. Astro's dev server
+ * reloads the page once Vite has optimised its dependencies on a first
+ * visit, and after a publish sometimes twice, about half a second apart:
+ * what the test does on the first reloaded page would be lost.
+ */
+async function quiet(seen: Watch, ms = 2000): Promise<void> {
+  let count = seen.navigations.length;
+  let since = Date.now();
+  await until(() => {
+    if (seen.navigations.length !== count) {
+      count = seen.navigations.length;
+      since = Date.now();
+    }
+    return Date.now() - since >= ms;
+  }, "the page to stop reloading");
+}
+
+/**
+ * The `[ERROR]` reports in Astro's output but one that says nothing of the
+ * site: a file that comes and goes at once (the temporary files Astro
+ * writes in `.astro/` as it starts) gets a watcher from Vite's chokidar,
+ * closed again at once; under Deno that watcher can still report an error,
+ * which chokidar then fails to record (`Cannot add property
+ * watcherUnusable, object is not extensible`, an unhandled rejection).
+ */
+function siteErrors(output: string): string[] {
+  const lines = output.split("\n");
+  return lines.filter((line, index) =>
+    /\[ERROR\]/.test(line) &&
+    !(/\[UnhandledRejection\]/.test(line) &&
+      /^TypeError: Cannot add property watcherUnusable, object is not extensible$/
+        .test(lines[index + 1] ?? ""))
+  );
 }
 
 /** Keeps a screenshot as a test artefact, at a viewport size. */
@@ -225,7 +282,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
   try {
     const installMs = await installPackages(root);
     console.log(`npm install: ${(installMs / 1000).toFixed(1)} s`);
-    await using astro = await startAstroDev(root);
+    await using astro = await startAstroDevOnce(root);
     await using editor = await startEditorProxy(root, astro.url, {
       args: ["--kv", join(work, "kv.sqlite3")],
       env: { EDITOR_KEY_HASH: await fastHash(KEY) },
@@ -243,7 +300,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
     // reload the page once); the site renders the wrapper's image.
     await page.goto(origin + "/en/");
     await page.waitForLoadState("networkidle");
-    await page.waitForTimeout(1500);
+    await quiet(seen);
     await page.goto(origin + "/en/");
     await page.waitForLoadState("networkidle");
     assert.match(await hero.getAttribute("src") ?? "", /^\/_image\?href=/);
@@ -358,6 +415,8 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
         assert.equal(file.banner, "harbour-2c9e41d07b3a.png");
         assert.equal(Object.hasOwn(file, "descripton"), false);
         assert.doesNotMatch(await git(root, ["show", "HEAD"]), /descripton/);
+        // The image step starts on the page the dev server leaves.
+        await quiet(seen);
         await until(
           async () =>
             // Published is kept across the site's own reload (issue 21).
@@ -440,70 +499,46 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
         assert.equal(preview.srcset, null);
         assert.equal(preview.sizes, null);
         assert.equal(preview.naturalWidth, 800);
-        if (await marked(page)) await keepPreview("preview");
+        await keepPreview("preview");
         const jpegs = async () =>
           (await Array.fromAsync(Deno.readDir(join(root, "public/images"))))
             .map((entry) => entry.name).filter((name) => name.endsWith(".jpg"));
-        const early = await jpegs();
-        // A while for the dev server to react to a new file, if any.
-        await until(
-          async () => !await marked(page),
-          "a reload",
-          early.length > 0 ? 10_000 : 4000,
-        ).catch(() => {});
-        const reloaded = !await marked(page);
+        // Nothing is uploaded before Publish (the image stays in the edit
+        // session): no new file in public/images/, so nothing makes the dev
+        // server reload the page. A while for it to react, had it one.
+        await until(async () => !await marked(page), "a reload", 4000)
+          .catch(() => {});
         console.log(
-          `before publish: image file written: ${
-            early.length > 0
-          }; reloaded: ${reloaded} (${
+          `before publish: ${
             seen.navigations.length - navigationsBefore
-          } navigations)`,
+          } navigations`,
         );
-        if (early.length === 0) {
-          // Uploads deferred to publish: nothing makes the dev server reload.
-          assert.equal(reloaded, false, "no reload before Publish");
-        } else if (reloaded) {
-          // Uploaded when chosen (this branch): the new file in public/images/
-          // changes the wrapper's glob, and the dev server may reload the page
-          // (it did in some runs, within seconds, and not in others). The
-          // draft is offered and, restored, shows the chosen image from
-          // /images/, not from an address derived from `/_image?href=…`.
-          await page.getByRole("button", { name: "Restore" }).click();
-          await until(
-            async () =>
-              /^1 unsaved change/.test(await status.textContent() ?? ""),
-            "the restored draft",
-          );
-          await until(
-            async () => (await hero.evaluate(imageState)).naturalWidth === 800,
-            "the restored preview to load",
-          );
-          assert.equal(
-            new URL((await hero.evaluate(imageState)).src, origin).pathname,
-            `/images/${early[0]}`,
-          );
-          await keepPreview("restored");
-          await mark(page);
-        } else {
-          const shown = await hero.evaluate(imageState);
-          assert.equal(shown.src, preview.src);
-          assert.equal(shown.naturalWidth, 800);
-        }
+        assert.deepEqual(await jpegs(), [], "no upload before Publish");
+        assert.equal(await marked(page), true, "no reload before Publish");
+        assert.equal(seen.navigations.length, navigationsBefore);
+        const shown = await hero.evaluate(imageState);
+        assert.equal(shown.src, preview.src);
+        assert.equal(shown.currentSrc, preview.src);
+        assert.equal(shown.naturalWidth, 800);
 
         await page.getByPlaceholder("What did you change?").fill("New photo");
         await page.getByRole("button", { name: "Publish", exact: true })
           .click();
+        const rendered = async () => {
+          if (await marked(page)) return false;
+          const state = await hero.evaluate(imageState).catch(() => undefined);
+          return state !== undefined && state.src.startsWith("/_image?") &&
+            state.complete && state.naturalWidth > 0;
+        };
         await until(
-          async () => {
-            if (await marked(page)) return false;
-            const state = await hero.evaluate(imageState).catch(() =>
-              undefined
-            );
-            return state !== undefined && state.src.startsWith("/_image?") &&
-              state.complete && state.naturalWidth > 0;
-          },
+          rendered,
           "Astro's reload with the site's own rendering of the new image",
         );
+        // Until that reload the region showed the chosen image alone, through
+        // the publish (the load listener went with the old document).
+        assert.deepEqual(loads.map((load) => load.src), [preview.src]);
+        await quiet(seen);
+        await until(rendered, "the page the dev server leaves");
         // Uploaded as a JPEG (the container's data-inpage-image-format), under
         // a .jpg name the wrapper's glob takes.
         const stored = await jpegs();
@@ -523,6 +558,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
           new RegExp(stored[0]!.replace(".", "\\.")),
         );
         assert.equal(after.naturalWidth, 800);
+        await keepPreview("published");
         assert.match(
           await git(root, ["log", "-1", "--format=%s"]),
           /New photo/,
@@ -533,7 +569,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
       seen.console.filter((message) => message.type === "error"),
       [],
     );
-    assert.doesNotMatch(astro.output(), /\[ERROR\]/);
+    assert.deepEqual(siteErrors(astro.output()), [], astro.output());
   } finally {
     await Deno.remove(root, { recursive: true }).catch(() => {});
     await Deno.remove(work, { recursive: true }).catch(() => {});
