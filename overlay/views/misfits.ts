@@ -12,6 +12,18 @@ import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
 import { type Misfit, misfitReport } from "../session/fields.ts";
 import { h } from "../ui.ts";
 
+/** The page's region that has the focus, if any. */
+function focusedRegion(): Element | undefined {
+  const active = document.activeElement;
+  const fields = [
+    INPAGE_ATTRIBUTES.text,
+    INPAGE_ATTRIBUTES.html,
+    INPAGE_ATTRIBUTES.image,
+    INPAGE_ATTRIBUTES.link,
+  ].map((name) => `[${name}]`).join(",");
+  return active?.closest(fields) ?? undefined;
+}
+
 /** A region left as it is, with its element. */
 export interface FlaggedRegion extends Misfit {
   /** The page's element. */
@@ -62,6 +74,14 @@ export function showMisfits(
       note.style.top = `${
         tall ? box.bottom - note.offsetHeight - 6 : box.bottom + 6
       }px`;
+      // Out of the way of the field the person is working in.
+      const working = focusedRegion()?.getBoundingClientRect();
+      if (working && !note.hidden) {
+        const over = note.getBoundingClientRect();
+        note.hidden = over.left < working.right &&
+          working.left < over.right && over.top < working.bottom &&
+          working.top < over.bottom;
+      }
     }
   };
   const schedule = () => {
@@ -69,12 +89,14 @@ export function showMisfits(
   };
   place();
   addEventListener("scroll", schedule, { passive: true, capture: true });
+  addEventListener("focusin", schedule);
   addEventListener("resize", schedule);
   const watcher = new ResizeObserver(schedule);
   watcher.observe(document.documentElement);
   for (const [element] of notes) watcher.observe(element);
   return () => {
     removeEventListener("scroll", schedule, { capture: true });
+    removeEventListener("focusin", schedule);
     removeEventListener("resize", schedule);
     watcher.disconnect();
     if (frame) cancelAnimationFrame(frame);

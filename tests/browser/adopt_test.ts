@@ -115,7 +115,9 @@ Deno.test("in Chromium: regions that do not fit are outlined and not editable, w
     const list = document.createElement("p");
     list.setAttribute("data-inpage-html", "/sections");
     list.textContent = "Rich text on a list";
-    container.prepend(typo, list);
+    container.prepend(list);
+    // Just above the title: its sentence, below it, lies over the title.
+    container.querySelector('[data-inpage-text="/title"]').before(typo);
   })()`);
   await logIn(page, site);
   const typo = page.locator('[data-inpage-text="/descripton"]');
@@ -146,6 +148,24 @@ Deno.test("in Chromium: regions that do not fit are outlined and not editable, w
   await note.waitFor({ state: "hidden" });
   await page.getByRole("button", { name: "Edit", exact: true }).click();
   await note.waitFor();
+  // Working in the title puts the sentence over it out of the way.
+  const typoNote = page.getByRole("note").filter({
+    hasText: "has no “descripton”",
+  });
+  const listNote = page.getByRole("note").filter({ hasText: "“sections”" });
+  const title = page.getByRole("textbox", { name: "Edit title" });
+  const overlap = async () => {
+    const [a, b] = [await typoNote.boundingBox(), await title.boundingBox()];
+    return !!a && !!b && a.y < b.y + b.height && b.y < a.y + a.height &&
+      a.x < b.x + b.width && b.x < a.x + a.width;
+  };
+  assert.ok(await overlap(), "the sentence lies over the title");
+  await title.click();
+  await typoNote.waitFor({ state: "hidden" });
+  assert.ok(await listNote.isVisible());
+  await page.screenshot({ path: join(ARTIFACTS, "adopt-flagged-working.png") });
+  await page.getByRole("textbox", { name: /^Edit lead/ }).click();
+  await typoNote.waitFor();
   await typo.click();
   await page.keyboard.type("x");
   assert.equal(await typo.textContent(), "A mistyped pointer");
