@@ -172,34 +172,43 @@ export const ASTRO_ENV: Record<string, string> = {
 };
 
 /**
- * Starts `astro dev` in a site folder on a free loopback port.
+ * Starts `astro dev` in a site folder on a free loopback port, again (up to
+ * three times) when it restarts itself as it starts.
  *
  * @param root the site's folder, packages installed
  * @param echo whether to echo its output
  * @returns the running dev server
  */
-export function startAstroDev(
+export async function startAstroDev(
   root: string,
   echo = false,
 ): Promise<RunningProcess> {
-  return spawnUntil(
-    [
-      "run",
-      "-A",
-      "npm:astro",
-      "dev",
-      "--host",
-      "127.0.0.1",
-      "--port",
-      String(freePort()),
-    ],
-    {
-      cwd: root,
-      env: ASTRO_ENV,
-      ready: /Local\s+(http:\/\/127\.0\.0\.1:\d+\/?)/,
-      echo,
-    },
-  );
+  // Under Deno, Astro's watcher may take its own settings file, written as
+  // it starts, for a change: Astro restarts, cuts its first content sync
+  // short, and then answers every page with 404. Started again, it does not.
+  for (let attempt = 1;; attempt++) {
+    const astro = await spawnUntil(
+      [
+        "run",
+        "-A",
+        "npm:astro",
+        "dev",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        String(freePort()),
+      ],
+      {
+        cwd: root,
+        env: ASTRO_ENV,
+        ready: /Local\s+(http:\/\/127\.0\.0\.1:\d+\/?)/,
+        echo,
+      },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    if (attempt === 3 || !/Restarting/.test(astro.output())) return astro;
+    await astro.stop();
+  }
 }
 
 /**

@@ -28,7 +28,6 @@ import { commitAll, copyTree } from "../../cli/demo_site.ts";
 import {
   EXAMPLE,
   installPackages,
-  type RunningProcess,
   startAstroDev,
   startEditorProxy,
 } from "../../examples/astro/demo.ts";
@@ -126,23 +125,6 @@ import ImageMod from "./ImageMod.astro";`,
   );
   await commitAll(root, "Adopted Astro site");
   return root;
-}
-
-/**
- * `astro dev`, started again when it restarted itself as it started: its
- * file watcher (under Deno) can report `.astro/settings.json`, which Astro
- * writes then, as changed, and the restart that follows can cut its first
- * content sync short, leaving the dev server without the pages (every page
- * a 404).
- */
-async function startAstroDevOnce(root: string): Promise<RunningProcess> {
-  for (let attempt = 1;; attempt++) {
-    const astro = await startAstroDev(root);
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    if (attempt === 3 || !/Restarting/.test(astro.output())) return astro;
-    console.log(`astro dev restarted as it started:\n${astro.output()}`);
-    await astro.stop();
-  }
 }
 
 /** What the page logged and fetched. */
@@ -282,7 +264,7 @@ Deno.test("an adopted Astro site: quiet start, mistyped pointers flagged and nev
   try {
     const installMs = await installPackages(root);
     console.log(`npm install: ${(installMs / 1000).toFixed(1)} s`);
-    await using astro = await startAstroDevOnce(root);
+    await using astro = await startAstroDev(root);
     await using editor = await startEditorProxy(root, astro.url, {
       args: ["--kv", join(work, "kv.sqlite3")],
       env: { EDITOR_KEY_HASH: await fastHash(KEY) },
