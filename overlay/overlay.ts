@@ -385,6 +385,11 @@ async function open(client: Client): Promise<void> {
 
   void showEditor(client, bar.who);
 
+  // A published image goes on showing as chosen, under its stored name.
+  session.images.onStored = (src, stored) => {
+    for (const region of regions) region.alias?.(src, stored);
+  };
+
   const hooks = {
     change: (region: Region, value: unknown) =>
       session.change(region.path, region.pointer, value),

@@ -62,6 +62,12 @@ export interface Region {
    * the site renders the published one its own way.
    */
   preview?(image: Blob, src: string): void;
+  /**
+   * For an image region: a chosen image named `from` (its object URL) is
+   * stored as `to`; a value naming `to` goes on showing the chosen image,
+   * since the site may serve its file only once it is built again.
+   */
+  alias?(from: string, to: string): void;
 }
 
 /** What regions tell the overlay. */
@@ -483,13 +489,21 @@ const imageRegion: RegionMaker = (page, element, pointer, hooks) => {
       if (typeof media.alt === "string") image.alt = media.alt;
     },
     preview(chosen, src) {
-      // A chosen image kept until publish is named by its object URL.
-      const url = previews.get(src) ??
-        (src.startsWith("blob:") ? src : URL.createObjectURL(chosen));
+      // The region's own object URL: the session's is revoked once the
+      // image is published.
+      const url = previews.get(src) ?? URL.createObjectURL(chosen);
       previews.set(src, url);
       showUrl(url, src);
     },
+    alias(from, to) {
+      const url = previews.get(from);
+      if (url !== undefined) previews.set(to, url);
+      if (image?.getAttribute("data-inpage-src") === from) {
+        image.setAttribute("data-inpage-src", to);
+      }
+    },
     destroy() {
+      for (const url of new Set(previews.values())) URL.revokeObjectURL(url);
       element.removeEventListener("click", onClick);
       element.removeEventListener("keydown", onKey);
       element.removeEventListener("focus", onFocus);

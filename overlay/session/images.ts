@@ -120,6 +120,12 @@ export class ChosenImages {
   readonly #store: ImageStore;
   readonly #held = new Map<string, ChosenImage>();
   readonly #uploaded = new Map<string, StoredImage>();
+  /**
+   * Told when a chosen image has been uploaded: the object URL that named
+   * it, and the name it is stored under (what the page names once it is
+   * published).
+   */
+  onStored?: (src: string, stored: string) => void;
 
   /**
    * Starts with no image.
@@ -199,6 +205,7 @@ export class ChosenImages {
         image.name.replace(/\.[a-z]+$/, ""),
       );
       this.#uploaded.set(src, { src: stored, width, height });
+      this.onStored?.(src, stored);
     }
     return withStored(value, this.#uploaded);
   }

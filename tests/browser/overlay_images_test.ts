@@ -123,6 +123,21 @@ Deno.test("in Chromium: an image chosen then discarded never reaches the reposit
     [...before.images, String(media.src)].sort(),
   );
   assert.equal(after.commits, before.commits + 2, "the upload, then the page");
+  // Another change before the site renders the page again: the image goes
+  // on showing as chosen (a static site may not serve its file yet).
+  await page.getByRole("textbox", { name: "Edit title" }).click();
+  await page.keyboard.press("End");
+  await page.keyboard.type("!");
+  await waitStatus(page, "1 unsaved change");
+  const region = page.locator('[data-inpage-image="/image"]');
+  assert.match(await region.getAttribute("src") ?? "", /^blob:/);
+  assert.equal(await region.getAttribute("data-inpage-src"), media.src);
+  assert.ok(
+    await region.evaluate((image) =>
+      (image as unknown as { naturalWidth: number }).naturalWidth > 0
+    ),
+    "the chosen image still shows",
+  );
   await page.context().close();
 });
 

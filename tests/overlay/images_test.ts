@@ -85,11 +85,15 @@ Deno.test("an image chosen then discarded is never uploaded; one chosen then pub
 
   const src = s.images.add(blob, "hills.png");
   assert.match(src, /^blob:/);
+  const stored: [string, string][] = [];
+  s.images.onStored = (from, to) => stored.push([from, to]);
   s.change(HOME, "/image", { src, width: 960, height: 540, alt: "Hills" });
   assert.equal((await s.publish(client)).kind, "published");
   assert.deepEqual(calls, ["upload hills.png hills image/png", "publish"]);
   const page = JSON.parse((await real.read(HOME)).content);
   assert.match(page.image.src, /^hills-[0-9a-f]{12}\.png$/);
+  // The overlay is told which name the chosen image is stored under.
+  assert.deepEqual(stored, [[src, page.image.src]]);
   assert.deepEqual(
     { ...page.image, src: "" },
     { src: "", width: 960, height: 540, alt: "Hills" },
