@@ -309,9 +309,15 @@ async function open(client: Client): Promise<void> {
   );
   root.append(ui);
   document.body.append(host);
-  const giveRoomBack = keepRoomForBar(bar.bar, host, ui, () => {
-    if (!toolbar.element.hidden) toolbar.place();
-  });
+  const giveRoomBack = keepRoomForBar(
+    bar.bar,
+    host,
+    ui,
+    () => {
+      if (!toolbar.element.hidden) toolbar.place();
+    },
+    [...ui.querySelectorAll<HTMLElement>(".problems, .alert")],
+  );
   const previewSwitch = createPreview(
     () => regions,
     (region) => session.valueOf(region.path, region.pointer),

@@ -249,6 +249,8 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
  * @param host the overlay's host element
  * @param ui the overlay's interface element (in the shadow root)
  * @param moved called when the bar's top moved (to place the toolbar again)
+ * @param above what shows above the bar at times (the problems, the alert):
+ *   the page's room covers them too while they show
  * @returns a function that stops it and gives the room back
  */
 export function keepRoomForBar(
@@ -256,21 +258,30 @@ export function keepRoomForBar(
   host: HTMLElement,
   ui: HTMLElement,
   moved: () => void = () => {},
+  above: readonly HTMLElement[] = [],
 ): () => void {
   const update = () => {
     const box = bar.getBoundingClientRect();
     const space = box.height === 0 ? 0 : Math.ceil(innerHeight - box.top);
-    host.style.setProperty("display", "block");
-    host.style.setProperty("height", `${space}px`);
     ui.style.setProperty("--inpage-bar-space", `${space}px`);
     document.documentElement.style.setProperty(
       "--inpage-bar-space",
       `${space}px`,
     );
+    // Measured once they are placed above the bar's new top.
+    const tops = [bar, ...above].map((element) =>
+      element.getBoundingClientRect()
+    ).filter((shown) => shown.height > 0).map((shown) => shown.top);
+    const covered = tops.length === 0
+      ? 0
+      : Math.ceil(innerHeight - Math.min(...tops));
+    host.style.setProperty("display", "block");
+    host.style.setProperty("height", `${covered}px`);
     moved();
   };
   const observer = new ResizeObserver(update);
   observer.observe(bar);
+  for (const element of above) observer.observe(element);
   addEventListener("resize", update, { passive: true });
   update();
   return () => {

@@ -406,6 +406,18 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
       )
         .waitFor();
       await page.screenshot({ path: join(ARTIFACTS, "problems-at-once.png") });
+      // The page keeps room for the list too: its footer scrolls above it.
+      await page.evaluate("scrollTo(0, document.documentElement.scrollHeight)");
+      const footer = await page.locator("footer").boundingBox();
+      const list = await problems.boundingBox();
+      assert.ok(footer && list);
+      assert.ok(
+        footer.y + footer.height <= list.y + 0.5,
+        `the footer ${JSON.stringify(footer)} lies under the problems ${
+          JSON.stringify(list)
+        }`,
+      );
+      await page.screenshot({ path: join(ARTIFACTS, "problems-footer.png") });
       await audit(page, "problems at once");
       // Fix both, then publish.
       await heading.click();
