@@ -205,6 +205,16 @@ export class Lists {
       this.#dragging(list);
     }
     addEventListener("keydown", (event) => this.#key(event), true);
+    // The focus on a field outside every item hides the controls shown:
+    // they would float over the page, far from where the person works.
+    addEventListener("focusin", (event) => {
+      const within = event.composedPath().some((node) =>
+        node instanceof HTMLElement &&
+        (node.hasAttribute("data-inpage-controls") ||
+          this.#lists.some((list) => list.items.includes(node)))
+      );
+      if (!within) this.#showOnly(undefined);
+    });
   }
 
   /**
@@ -578,15 +588,20 @@ export class Lists {
 
   /** Shows one item's controls, hiding those of every other item. */
   #show(_list: ListState, item: HTMLElement): void {
+    this.#showOnly(item);
+    const host = this.#controlsOf(item);
+    if (!host) return;
+    host.setAttribute("data-shown", "");
+    if (host.dataset.place === "after") placeAfter(host, item);
+  }
+
+  /** Hides the controls of every item but one (all when none is given). */
+  #showOnly(item: HTMLElement | undefined): void {
     for (const other of this.#lists.flatMap((each) => each.items)) {
       if (other !== item) {
         this.#controlsOf(other)?.removeAttribute("data-shown");
       }
     }
-    const host = this.#controlsOf(item);
-    if (!host) return;
-    host.setAttribute("data-shown", "");
-    if (host.dataset.place === "after") placeAfter(host, item);
   }
 
   /** Disables Move up on the first item and Move down on the last. */

@@ -291,6 +291,14 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
   await t.step(
     "keyboard only: a copy and a move, each announced, the focus kept in the field",
     async () => {
+      // A navigation link's controls show while it has the focus, and go
+      // when a field outside every list item takes it.
+      await page.locator('[data-inpage-link="/nav/0/link"]').focus();
+      await page.locator("[data-inpage-controls][data-shown]").waitFor();
+      await page.getByRole("textbox", { name: "Edit title" }).focus();
+      await page.locator("[data-inpage-controls][data-shown]").waitFor({
+        state: "detached",
+      });
       // Tab from the top of the page to the second section's heading.
       await page.locator("body").focus();
       const target = "Edit sections 2 heading";
