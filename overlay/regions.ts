@@ -19,7 +19,7 @@ import { IMAGES_FOLDER } from "../lib/wire/names.ts";
 import type { FieldKind } from "./session/fields.ts";
 import { fieldName, isWithin } from "./session/pointer.ts";
 import type { RichText } from "./rich_text.ts";
-import { dropRefusedLinks } from "./rich_markup.ts";
+import { dropRefusedLinks, markupText } from "./rich_markup.ts";
 import { text } from "./i18n/mod.ts";
 
 /** A page container and the values its file holds as read. */
@@ -204,13 +204,6 @@ function loadRichText(): Promise<typeof import("./rich_text.ts")> {
 /** Text with its runs of white space made one space, trimmed. */
 const squeeze = (value: string) => value.replace(/\s+/g, " ").trim();
 
-/** The text of markup, read in an inert template. */
-function textOf(html: string): string {
-  const template = document.createElement("template");
-  template.innerHTML = html;
-  return template.content.textContent ?? "";
-}
-
 /**
  * Where the selection is in an element, as numbers of characters of its
  * text before its anchor and before its focus.
@@ -382,7 +375,7 @@ const htmlRegion: RegionMaker = (page, element, pointer, hooks) => {
   };
   // A site that shows other text than the file holds (a build behind the
   // repository, a copied list item) shows the file's value at once.
-  if (squeeze(element.textContent ?? "") !== squeeze(textOf(stored))) {
+  if (squeeze(element.textContent ?? "") !== squeeze(markupText(stored))) {
     wanted = stored;
     element.contentEditable = "false";
     void wake();

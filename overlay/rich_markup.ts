@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * What a paste into rich text, or the preview of a rich text value, may
- * bring: links the link rule refuses are unwrapped. Kept apart from
+ * bring: links the link rule refuses are unwrapped; and the text of a rich
+ * text value. Kept apart from
  * `rich_text.ts`, the editor itself (Tiptap), which is a lazily loaded part
  * of the overlay: the preview uses it before any editor is loaded, and the
  * regions hand it to the editor, which imports nothing the overlay's entry
@@ -30,4 +31,17 @@ export function dropRefusedLinks(html: string): string {
     }
   }
   return template.innerHTML;
+}
+
+/**
+ * The text of markup, read in an inert template (nothing in it loads or
+ * runs).
+ *
+ * @param html the markup
+ * @returns its text
+ */
+export function markupText(html: string): string {
+  const template = document.createElement("template");
+  template.innerHTML = html;
+  return template.content.textContent ?? "";
 }

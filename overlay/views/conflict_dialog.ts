@@ -12,6 +12,7 @@
 import type { Choice, MergeField } from "../session/merge.ts";
 import { fieldName } from "../session/pointer.ts";
 import { plural, text } from "../i18n/mod.ts";
+import { markupText } from "../rich_markup.ts";
 import { h, messageDialog, showDialog } from "../ui.ts";
 
 /** What the person decided. */
@@ -23,9 +24,7 @@ export type ConflictAnswer =
 function shown(value: unknown): string {
   if (value === undefined) return text("valueGone");
   if (typeof value === "string") {
-    const template = document.createElement("template");
-    template.innerHTML = value;
-    const words = (template.content.textContent ?? "").trim();
+    const words = markupText(value).trim();
     return words === "" ? text("valueEmpty") : words;
   }
   if (typeof value === "object" && value !== null && "src" in value) {

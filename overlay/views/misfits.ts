@@ -12,17 +12,13 @@ import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
 import { type Misfit, misfitReport } from "../session/fields.ts";
 import { h } from "../ui.ts";
 
-/** The page's region that has the focus, if any. */
-function focusedRegion(): Element | undefined {
-  const active = document.activeElement;
-  const fields = [
-    INPAGE_ATTRIBUTES.text,
-    INPAGE_ATTRIBUTES.html,
-    INPAGE_ATTRIBUTES.image,
-    INPAGE_ATTRIBUTES.link,
-  ].map((name) => `[${name}]`).join(",");
-  return active?.closest(fields) ?? undefined;
-}
+/** The fields a person works in. */
+const FIELDS = [
+  INPAGE_ATTRIBUTES.text,
+  INPAGE_ATTRIBUTES.html,
+  INPAGE_ATTRIBUTES.image,
+  INPAGE_ATTRIBUTES.link,
+].map((name) => `[${name}]`).join(",");
 
 /** A region left as it is, with its element. */
 export interface FlaggedRegion extends Misfit {
@@ -60,6 +56,9 @@ export function showMisfits(
   let frame = 0;
   const place = () => {
     frame = 0;
+    // The field the person is working in, which no sentence covers.
+    const working = document.activeElement?.closest(FIELDS)
+      ?.getBoundingClientRect();
     for (const [element, note] of notes) {
       const box = element.getBoundingClientRect();
       note.hidden = box.width === 0 && box.height === 0;
@@ -74,8 +73,6 @@ export function showMisfits(
       note.style.top = `${
         tall ? box.bottom - note.offsetHeight - 6 : box.bottom + 6
       }px`;
-      // Out of the way of the field the person is working in.
-      const working = focusedRegion()?.getBoundingClientRect();
       if (working && !note.hidden) {
         const over = note.getBoundingClientRect();
         note.hidden = over.left < working.right &&
