@@ -53,7 +53,13 @@ import {
   parsePointer,
   pointerProblem,
 } from "../lib/wire/pointer.ts";
-import { INPAGE_ATTRIBUTES } from "../lib/wire/names.ts";
+import {
+  INPAGE_ATTRIBUTES,
+  REGION_KINDS,
+  type RegionKind,
+} from "../lib/wire/regions.ts";
+
+export type { RegionKind };
 
 /** A JSON Pointer as written (`"/sections/0/heading"`) or as its tokens. */
 export type Pointer = string | readonly (string | number)[];
@@ -515,11 +521,51 @@ export function fields(pointers: readonly Pointer[]): FieldsAttributes {
   return { [INPAGE_ATTRIBUTES.fields]: list.join(" ") };
 }
 
+/** The kinds of region marked by one pointer, as {@linkcode region} takes them. */
+export type PointerKind = Exclude<RegionKind, "fields">;
+
+/**
+ * The attribute of any kind of region marked by one pointer, by the kind's
+ * name in the region contract: `region("text", at)` is `text(at)`. A kind
+ * added to the contract is written this way before it has a helper of its
+ * own.
+ *
+ * @example
+ * ```ts
+ * import { region } from "@inpage/editor/regions";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(region("html", ["sections", 0, "body"]), {
+ *   "data-inpage-html": "/sections/0/body",
+ * });
+ * ```
+ *
+ * @param kind the kind's name (`text`, `html`, `image`, `link`, `list`,
+ *   `item`)
+ * @param at its JSON Pointer, written or as tokens
+ * @returns the attribute object
+ * @throws {TypeError} when the kind is unknown or the pointer is not valid
+ *   (for `item`, when it does not end in an array index)
+ */
+export function region(
+  kind: PointerKind,
+  at: Pointer,
+): { readonly [attribute: string]: string } {
+  if (
+    !Object.hasOwn(REGION_KINDS, kind) || REGION_KINDS[kind].pointers !== "one"
+  ) {
+    throw new TypeError(`No kind of region is named ${JSON.stringify(kind)}`);
+  }
+  if (kind === "item") return { ...item(at) };
+  return { [REGION_KINDS[kind].attribute]: written(at) };
+}
+
 /**
  * The helpers under one name, for templates: `inpage.page(path)`,
  * `inpage.text(at)`, `inpage.html(at)`, `inpage.image(at)`,
  * `inpage.link(at)`, `inpage.list(at)`, `inpage.item(at)`,
  * `inpage.template(at, item)`, `inpage.fields(pointers)`,
+ * `inpage.region(kind, at)`,
  * `inpage.pointer(tokens)` and `inpage.tokens(written)`.
  *
  * @example
@@ -543,6 +589,7 @@ export const inpage: {
   readonly item: typeof item;
   readonly template: typeof template;
   readonly fields: typeof fields;
+  readonly region: typeof region;
   readonly pointer: typeof pointer;
   readonly tokens: typeof tokens;
 } = Object.freeze({
@@ -555,6 +602,7 @@ export const inpage: {
   item,
   template,
   fields,
+  region,
   pointer,
   tokens,
 });
