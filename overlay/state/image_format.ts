@@ -10,14 +10,13 @@
  *
  * console.assert(imageFormat("jpeg").format.type === "image/jpeg");
  * console.assert(imageFormat(null).format.extension === "webp");
- * console.assert(imageFormat("gif").warning !== undefined);
+ * console.assert(imageFormat("gif").unknown === "gif");
  * ```
  *
  * @module
  */
 
-import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
-import { text } from "../i18n/mod.ts";
+import { INPAGE_ATTRIBUTES } from "../../lib/wire/regions.ts";
 
 /** The attribute on the page container that chooses the format. */
 export const IMAGE_FORMAT_ATTRIBUTE: string = INPAGE_ATTRIBUTES.imageFormat;
@@ -42,25 +41,19 @@ export const IMAGE_FORMATS: Readonly<Record<string, ImageFormat>> = {
 };
 
 /**
- * The format a container's attribute chooses, and a warning for a value
- * that names none (then WebP).
+ * The format a container's attribute chooses, and the value when it names
+ * none (then WebP, and the views warn).
  *
  * @param value the attribute's value, `null` when absent
- * @returns the format, and the warning to log if any
+ * @returns the format, and the unknown value if any
  */
 export function imageFormat(
   value: string | null,
-): { format: ImageFormat; warning?: string } {
+): { format: ImageFormat; unknown?: string } {
   const webp = IMAGE_FORMATS.webp!;
   if (value === null) return { format: webp };
   const name = value.trim().toLowerCase();
   const key = name === "jpg" ? "jpeg" : name;
   if (Object.hasOwn(IMAGE_FORMATS, key)) return { format: IMAGE_FORMATS[key]! };
-  return {
-    format: webp,
-    warning: text("imageFormatUnknown", {
-      attribute: IMAGE_FORMAT_ATTRIBUTE,
-      value,
-    }),
-  };
+  return { format: webp, unknown: value };
 }

@@ -3,7 +3,8 @@
  * (its ids made fresh), remove one, move one, give an empty list its first
  * item; and the pointer rewriting that keeps a list's markup pointing at
  * the right items. A list operation is one change of the whole list at its
- * pointer in the edit session.
+ * pointer in the edit state, made by the commands at the end of this
+ * module: one transaction, one undo step.
  *
  * @example
  * ```ts
@@ -23,20 +24,9 @@
  * @module
  */
 
-import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
-import { text } from "../i18n/mod.ts";
+import type { EditState } from "./state.ts";
+import type { ListOperation, Transaction } from "./transaction.ts";
 import { below, isWithin } from "./pointer.ts";
-
-/** The attributes whose value is a JSON Pointer into the page file. */
-export const POINTER_ATTRIBUTES: readonly string[] = [
-  INPAGE_ATTRIBUTES.text,
-  INPAGE_ATTRIBUTES.html,
-  INPAGE_ATTRIBUTES.image,
-  INPAGE_ATTRIBUTES.link,
-  INPAGE_ATTRIBUTES.list,
-  INPAGE_ATTRIBUTES.item,
-  INPAGE_ATTRIBUTES.template,
-];
 
 /** What the page rules accept as an id. */
 const ID = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -197,16 +187,40 @@ export function itemPointer(list: string, index: number): string {
 }
 
 /**
- * What one item of a list is called in words, for announcements:
- * `/sections` gives "section", `/nav` gives "nav item".
+ * The command of a list operation: the list's new value as one change
+ * (which may create the list: a first item), one undo step of its own,
+ * with the operation in its metadata for the views that show lists.
  *
- * @param list the list's pointer
- * @returns the word
+ * @param state the edit state
+ * @param path the page path
+ * @param operation the operation (`copy`, `remove`, `move`, `first`)
+ * @param template for `first`: the template's `data-inpage-default`
+ * @returns the transaction, or `undefined` when it cannot be done now
+ *   (a publish under way, an index outside the list, a template that is
+ *   not JSON)
  */
-export function itemNoun(list: string): string {
-  const last = (list.split("/").at(-1) ?? "").replaceAll(/[_~-]\d?/g, " ")
-    .trim();
-  if (/^\d*$/.test(last)) return text("listItem");
-  if (/[^s]s$/i.test(last)) return last.slice(0, -1).toLowerCase();
-  return text("listItemOf", { name: last.toLowerCase() });
+export function listCommand(
+  state: EditState,
+  path: string,
+  operation: ListOperation,
+  template?: string,
+): Transaction | undefined {
+  if (state.busy || !state.page(path)) return undefined;
+  const now = state.valueOf(path, operation.list);
+  const list = Array.isArray(now) ? now : [];
+  const { op, from, to } = operation;
+  let next: unknown[] | undefined;
+  if (op === "first") {
+    next = list.length === 0
+      ? firstItem(template ?? "", state.valueOf(path, ""))
+      : undefined;
+  } else if (from < 0 || from >= list.length) next = undefined;
+  else if (op === "copy") next = copyItem(list, from, state.valueOf(path, ""));
+  else if (op === "remove") next = removeItem(list, from);
+  else if (to >= 0 && to < list.length && to !== from) {
+    next = moveItem(list, from, to);
+  }
+  if (!next) return undefined;
+  return state.tr.change(path, operation.list, next, { newKey: true })
+    .setMeta("origin", "list").setMeta("list", operation);
 }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
  * The browser's IndexedDB as the store of chosen images (see
- * `session/images.ts`), so that a draft's images survive a reload.
+ * `images.ts`), so that a draft's images survive a reload.
  *
  * @module
  */
@@ -10,7 +10,7 @@ import {
   type ChosenImage,
   type ImageStore,
   memoryImageStore,
-} from "./session/images.ts";
+} from "./images.ts";
 
 /**
  * The browser's IndexedDB as an image store; in memory where it is refused.

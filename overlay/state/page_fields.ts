@@ -47,20 +47,19 @@ export type InputKind = "text" | "long" | "switch" | "number" | "date";
 
 /**
  * The input fitting a JSON value: a switch for a boolean, a number, a date
- * for `YYYY-MM-DD`, a text area for more than 80 characters or a newline,
- * else a line of text.
+ * for `YYYY-MM-DD`, a text area for more than 80 characters or a newline
+ * (in the value as read or now: a long description shortened keeps its
+ * text area), else a line of text.
  *
  * @param value the field's value now
+ * @param read the field's value as the page file held it
  * @returns its kind of input
  */
-export function inputKind(value: unknown): InputKind {
+export function inputKind(value: unknown, read: unknown = value): InputKind {
   if (typeof value === "boolean") return "switch";
   if (typeof value === "number") return "number";
   if (typeof value === "string" && DATE.test(value)) return "date";
-  if (
-    typeof value === "string" && (value.length > 80 || value.includes("\n"))
-  ) {
-    return "long";
-  }
-  return "text";
+  const long = (text: unknown) =>
+    typeof text === "string" && (text.length > 80 || text.includes("\n"));
+  return long(value) || long(read) ? "long" : "text";
 }

@@ -8,7 +8,7 @@
  * @module
  */
 
-import type { PageObject } from "../../client/mod.ts";
+import type { PageObject } from "./values.ts";
 import { getPointer, setPointer } from "./pointer.ts";
 import { sameValue } from "./values.ts";
 

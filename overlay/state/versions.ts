@@ -2,13 +2,12 @@
  * A page's history in the overlay, apart from the DOM: which fields a past
  * version shows differently, the changes a restore makes (the whole page or
  * one field, against what the page holds now, unsaved changes included), the
- * paging of the history answers, and the words the panel and the banner
- * use. A restore is handed to the edit session as ordinary changes, so it
+ * paging of the history answers. A restore is handed to the edit session as ordinary changes, so it
  * is undoable, kept in the draft and published under the lock.
  *
  * @example
  * ```ts
- * import { restorePage } from "./history.ts";
+ * import { restorePage } from "./versions.ts";
  *
  * const now = { title: "New", sections: [{ heading: "A" }] };
  * const then = { title: "Old", sections: [{ heading: "A" }] };
@@ -19,11 +18,10 @@
  * @module
  */
 
-import type { HistoryAnswer, PageObject } from "../../client/mod.ts";
+import type { HistoryAnswer } from "../../lib/wire/mod.ts";
 import { escapeToken } from "../../lib/wire/pointer.ts";
-import { text } from "../i18n/mod.ts";
 import { getPointer } from "./pointer.ts";
-import { sameValue } from "./values.ts";
+import { isRecord, type PageObject, sameValue } from "./values.ts";
 
 /** One publish of a page, as `/api/history` lists it. */
 export type HistoryEntry = HistoryAnswer["entries"][number];
@@ -135,45 +133,25 @@ export function addEntries(
 }
 
 /**
- * A publish's time, readable in the person's own locale and time zone.
+ * Every field a past version holds differently from now, at the deepest
+ * place where they differ (see {@linkcode restorePage}): what the History
+ * preview offers to restore one by one, whether a region shows it or not
+ * (a description, a link's address).
  *
- * @param date the entry's ISO 8601 date
- * @param locale a locale (default: the browser's)
- * @param timeZone a time zone (default: the browser's)
- * @returns such as "25 Nov 2026, 17:41"; the date as given when unreadable
+ * @param now the page now, unsaved changes included
+ * @param then the page in that version
+ * @returns one entry per place, in document order
  */
-export function whenText(
-  date: string,
-  locale?: string,
-  timeZone?: string,
-): string {
-  const time = new Date(date);
-  if (Number.isNaN(time.getTime())) return date;
-  return time.toLocaleString(locale, {
-    dateStyle: "medium",
-    timeStyle: "short",
-    ...(timeZone === undefined ? {} : { timeZone }),
+export function differingFields(now: unknown, then: unknown): PreviewField[] {
+  return [...restorePage(now, then)].map(([pointer, value]) => {
+    let current: unknown;
+    try {
+      current = getPointer(now, pointer);
+    } catch {
+      current = undefined;
+    }
+    return { pointer, then: value, now: current, differs: true };
   });
-}
-
-/**
- * The banner's sentence over a previewed version.
- *
- * @param entry the version's entry
- * @param when its time, from {@linkcode whenText}
- * @returns "Viewing the version of <when> by <author> — <message>"
- */
-export function bannerSentence(entry: HistoryEntry, when: string): string {
-  const message = entry.message.trim();
-  return text(message === "" ? "historyViewing" : "historyViewingMessage", {
-    when,
-    author: entry.author,
-    message,
-  });
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function sameKeys(

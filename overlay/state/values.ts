@@ -1,0 +1,77 @@
+/**
+ * JSON values as page files hold them: the page object's type, deep
+ * equality, and a page's changes (pointer → value) applied in order.
+ *
+ * @example
+ * ```ts
+ * import { applyChanges, sameValue } from "./values.ts";
+ *
+ * console.assert(sameValue({ a: [1] }, { a: [1] }));
+ * const page = applyChanges({ title: "A" }, new Map([["/title", "B"]]));
+ * console.assert(page.title === "B");
+ * ```
+ *
+ * @module
+ */
+
+import { setPointer } from "./pointer.ts";
+
+/** A JSON value, as a page file holds. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** A page file's top level: a JSON object. */
+export type PageObject = { [key: string]: JsonValue };
+
+/** Changed values by JSON Pointer; none lies inside another. */
+export type Changes = ReadonlyMap<string, unknown>;
+
+/**
+ * Whether two JSON values are equal, deeply.
+ *
+ * @param a one value
+ * @param b the other
+ * @returns true when they hold the same JSON
+ */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || !a || !b) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left);
+  if (keys.length !== Object.keys(right).length) return false;
+  return keys.every((key) =>
+    Object.hasOwn(right, key) && sameValue(left[key], right[key])
+  );
+}
+
+/**
+ * A page with changes applied, in their order.
+ *
+ * @param base the page as read
+ * @param changes new values by JSON Pointer
+ * @returns the changed page (the base is left alone)
+ */
+export function applyChanges(base: PageObject, changes: Changes): PageObject {
+  let page = base;
+  for (const [pointer, value] of changes) {
+    page = setPointer(page, pointer, value);
+  }
+  return page;
+}
+
+/**
+ * Whether a value is a JSON object (not an array, not null).
+ *
+ * @param value any value
+ * @returns true for `{…}`
+ */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
