@@ -119,7 +119,7 @@ export function failureSentence(error: Failure): string {
  */
 export function clockTime(at: number): string {
   return new Date(at).toLocaleTimeString(language(), {
-    hour: "2-digit",
+    hour: "numeric",
     minute: "2-digit",
   });
 }

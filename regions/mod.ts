@@ -75,8 +75,8 @@ export type Pointer = string | readonly (string | number)[];
  * ```
  */
 export interface PageAttributes {
-  /** The page file, relative to the repository root. */
-  readonly "data-inpage-page": string;
+  /** `data-inpage-page`: the page file, relative to the repository root. */
+  readonly [INPAGE_ATTRIBUTES.page]: string;
 }
 
 /**
@@ -90,8 +90,8 @@ export interface PageAttributes {
  * ```
  */
 export interface TextAttributes {
-  /** The JSON Pointer of the field. */
-  readonly "data-inpage-text": string;
+  /** `data-inpage-text`: the JSON Pointer of the field. */
+  readonly [INPAGE_ATTRIBUTES.text]: string;
 }
 
 /**
@@ -105,8 +105,8 @@ export interface TextAttributes {
  * ```
  */
 export interface HtmlAttributes {
-  /** The JSON Pointer of the field. */
-  readonly "data-inpage-html": string;
+  /** `data-inpage-html`: the JSON Pointer of the field. */
+  readonly [INPAGE_ATTRIBUTES.html]: string;
 }
 
 /**
@@ -120,8 +120,8 @@ export interface HtmlAttributes {
  * ```
  */
 export interface ImageAttributes {
-  /** The JSON Pointer of the media object. */
-  readonly "data-inpage-image": string;
+  /** `data-inpage-image`: the JSON Pointer of the media object. */
+  readonly [INPAGE_ATTRIBUTES.image]: string;
 }
 
 /**
@@ -135,8 +135,8 @@ export interface ImageAttributes {
  * ```
  */
 export interface LinkAttributes {
-  /** The JSON Pointer of the link object. */
-  readonly "data-inpage-link": string;
+  /** `data-inpage-link`: the JSON Pointer of the link object. */
+  readonly [INPAGE_ATTRIBUTES.link]: string;
 }
 
 /**
@@ -150,8 +150,8 @@ export interface LinkAttributes {
  * ```
  */
 export interface ListAttributes {
-  /** The JSON Pointer of the array. */
-  readonly "data-inpage-list": string;
+  /** `data-inpage-list`: the JSON Pointer of the array. */
+  readonly [INPAGE_ATTRIBUTES.list]: string;
 }
 
 /**
@@ -165,8 +165,8 @@ export interface ListAttributes {
  * ```
  */
 export interface ItemAttributes {
-  /** The JSON Pointer of the item: the list's pointer, `/`, its index. */
-  readonly "data-inpage-item": string;
+  /** `data-inpage-item`: the JSON Pointer of the item: the list's pointer, `/`, its index. */
+  readonly [INPAGE_ATTRIBUTES.item]: string;
 }
 
 /**
@@ -181,10 +181,10 @@ export interface ItemAttributes {
  * ```
  */
 export interface TemplateAttributes {
-  /** The JSON Pointer of the list. */
-  readonly "data-inpage-template": string;
-  /** The new item, as JSON. */
-  readonly "data-inpage-default": string;
+  /** `data-inpage-template`: the JSON Pointer of the list. */
+  readonly [INPAGE_ATTRIBUTES.template]: string;
+  /** `data-inpage-default`: the new item, as JSON. */
+  readonly [INPAGE_ATTRIBUTES.default]: string;
 }
 
 /**
@@ -198,8 +198,8 @@ export interface TemplateAttributes {
  * ```
  */
 export interface FieldsAttributes {
-  /** The JSON Pointers of the fields, separated by a space. */
-  readonly "data-inpage-fields": string;
+  /** `data-inpage-fields`: the JSON Pointers of the fields, separated by a space. */
+  readonly [INPAGE_ATTRIBUTES.fields]: string;
 }
 
 /**

@@ -46,6 +46,11 @@ export interface DraftsContext {
   pending?: Published | undefined;
   /** The chosen images kept across reloads (drafts may name some). */
   images?: ChosenImages;
+  /**
+   * Told once a draft made against an older version is kept ("Keep mine"
+   * publishes it on top of their version, as the conflict view says).
+   */
+  kept?(): Promise<void>;
 }
 
 /**
@@ -102,6 +107,7 @@ async function offerOne(
   const answer = await ask.merge(offer);
   if (answer.action === "keep") {
     store.dispatch(restoreDraft(store.state, path, offer, answer.choices));
+    await context.kept?.();
   }
   settle(
     drafts,

@@ -60,8 +60,11 @@ export interface PublishQuestions {
   heldBack(problems: readonly Problem[]): Promise<void>;
   /** Text fields were emptied: publish anyway? */
   emptied(problems: readonly Problem[]): Promise<boolean>;
-  /** Someone published meanwhile: what now? */
-  conflict(fields: readonly MergeField[]): Promise<ConflictAnswer>;
+  /** Someone published a page meanwhile: what now? */
+  conflict(
+    fields: readonly MergeField[],
+    path: string,
+  ): Promise<ConflictAnswer>;
   /** The session ended: log in again (true once logged in). */
   login(): Promise<boolean>;
 }
@@ -197,7 +200,11 @@ async function publishPage(
     saved(context, page, version, content);
     return "saved";
   } catch (error) {
-    context.pending?.clear();
+    // With no answer, the page may have been written all the same (a
+    // reload cut the answer off): the next page view checks its draft.
+    if (!(error instanceof EditorError && error.code === "network")) {
+      context.pending?.clear();
+    }
     store.dispatch(store.state.tr.setActivity({ kind: "idle" }));
     if (error instanceof EditorError && error.code === "conflict") {
       return await conflict(context, path);
@@ -282,7 +289,7 @@ async function conflict(
   store.dispatch(
     store.state.tr.setNotice({ code: "notPublished", why: "conflict" }),
   );
-  const answer = await ask.conflict(fields);
+  const answer = await ask.conflict(fields, path);
   if (answer.action === "reload") {
     context.reload?.(path);
     return "conflict";

@@ -9,7 +9,7 @@
  * @module
  */
 
-import type { TabMessage, Tabs } from "../io/tabs.ts";
+import type { TabMessage, Tabs } from "../io/tab_types.ts";
 import { compareFields, resolveFields } from "../state/merge.ts";
 import type { PageObject } from "../state/values.ts";
 import type { Store } from "../store.ts";

@@ -48,6 +48,10 @@ export const en = {
   modePreview: "Preview",
   dismiss: "Dismiss",
   problemsLabel: "Problems to fix",
+  problemsCount: {
+    one: "{count} problem to fix",
+    other: "{count} problems to fix",
+  },
   followLink: "Ctrl+click (⌘+click on a Mac) follows the link",
 
   // The status.
@@ -80,6 +84,7 @@ export const en = {
     one: "Also open in another tab",
     other: "Also open in {count} other tabs",
   },
+  otherTabsShort: { one: "+1 tab", other: "+{count} tabs" },
   loggedInAgain: "Logged in again: press Publish",
   notLoggedOut: "Not logged out",
 
@@ -162,6 +167,7 @@ export const en = {
   removeLink: "Remove link",
   apply: "Apply",
   typeAddress: "Type an address, or press Remove link.",
+  linkNotAllowed: "This address is not allowed.",
 
   // The image dialog.
   imageTitle: "Replace image",
@@ -254,10 +260,14 @@ export const en = {
   wordQuote: "quote",
   wordImage: "image",
   wordLink: "link",
-  wordTitle: "page title",
+  wordTitle: "title",
 
   // Lists, link objects, the Page panel and image alt text (issue 20).
   addAfter: "Add after",
+  keysUp: "Alt+Shift+↑",
+  keysDown: "Alt+Shift+↓",
+  keysCopy: "Alt+Shift+D",
+  keysRemove: "Alt+Shift+Delete",
   remove: "Remove",
   moveUp: "Move up",
   moveDown: "Move down",

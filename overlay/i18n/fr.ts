@@ -32,6 +32,10 @@ export const fr: Strings = {
   modePreview: "Aperçu",
   dismiss: "Fermer",
   problemsLabel: "Problèmes à corriger",
+  problemsCount: {
+    one: "{count} problème à corriger",
+    other: "{count} problèmes à corriger",
+  },
   followLink: "Ctrl+clic (⌘+clic sur Mac) suit le lien",
 
   // L’état.
@@ -67,6 +71,7 @@ export const fr: Strings = {
     one: "Aussi ouverte dans un autre onglet",
     other: "Aussi ouverte dans {count} autres onglets",
   },
+  otherTabsShort: { one: "+1 onglet", other: "+{count} onglets" },
   loggedInAgain: "Reconnecté : appuyez sur Publier",
   notLoggedOut: "Pas déconnecté",
 
@@ -150,6 +155,7 @@ export const fr: Strings = {
   removeLink: "Supprimer le lien",
   apply: "Appliquer",
   typeAddress: "Saisissez une adresse, ou appuyez sur Supprimer le lien.",
+  linkNotAllowed: "Cette adresse n’est pas autorisée.",
 
   // L’image.
   imageTitle: "Remplacer l’image",
@@ -237,7 +243,7 @@ export const fr: Strings = {
     "Modifier {field} (texte riche : Alt+F10 pour la mise en forme, Ctrl+K pour un lien)",
   replaceImageField: "Remplacer l’image : {field}",
   fieldIn: "{field}, {noun} {position}",
-  wordHeading: "titre",
+  wordHeading: "intertitre",
   wordParagraph: "paragraphe",
   wordText: "texte",
   wordLinkText: "texte du lien",
@@ -247,10 +253,14 @@ export const fr: Strings = {
   wordQuote: "citation",
   wordImage: "image",
   wordLink: "lien",
-  wordTitle: "titre de la page",
+  wordTitle: "titre",
 
   // Listes, liens, panneau Page et texte alternatif (ticket 20).
   addAfter: "Ajouter après",
+  keysUp: "Alt+Maj+↑",
+  keysDown: "Alt+Maj+↓",
+  keysCopy: "Alt+Maj+D",
+  keysRemove: "Alt+Maj+Suppr",
   remove: "Supprimer",
   moveUp: "Monter",
   moveDown: "Descendre",

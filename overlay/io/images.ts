@@ -21,7 +21,7 @@
  * @module
  */
 
-import type { StoredImage } from "../state/transaction.ts";
+import type { StoredImage } from "../state/images.ts";
 
 /** A chosen image: its bytes and the file name to upload it as. */
 export interface ChosenImage {

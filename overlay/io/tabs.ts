@@ -11,40 +11,13 @@
  * @module
  */
 
+import type { TabMessage, Tabs } from "./tab_types.ts";
+
 const CHANNEL = "inpage-editor";
 const LOCK = "inpage-editor:tab:";
 const KEY = "inpage-editor:tab";
 
-/** What a tab says to the others. */
-export type TabMessage =
-  /** Opened (or reloaded): the pages it shows. Tabs showing one answer. */
-  | { type: "hello"; tab: string; paths: string[] }
-  /** The answer to a hello: the pages it shows. */
-  | { type: "here"; tab: string; paths: string[] }
-  /** Closed or reloading. */
-  | { type: "bye"; tab: string }
-  /** Published a page: its new version and content. */
-  | {
-    type: "published";
-    tab: string;
-    path: string;
-    version: string;
-    content: string;
-  };
-
-/** This tab, and what it hears of the others. */
-export interface Tabs {
-  /** This tab's id. */
-  readonly id: string;
-  /** The ids of the tabs open now (this one included), when known. */
-  open(): Promise<Set<string> | undefined>;
-  /** Says something to the other tabs. */
-  say(message: TabMessage): void;
-  /** Listens to the other tabs until the answer is called. */
-  listen(listener: (message: TabMessage) => void): () => void;
-  /** Stops: says bye and lets the lock go. */
-  close(): void;
-}
+export type { TabMessage, Tabs };
 
 function randomId(): string {
   return crypto.getRandomValues(new Uint32Array(2)).reduce(
@@ -53,18 +26,49 @@ function randomId(): string {
   );
 }
 
-/** Holds a lock until `release` is called; whether it was free. */
+/**
+ * Holds a lock until `release` is called; whether it was taken. A lock
+ * still held by this tab's previous page view (a reload) is let go within
+ * moments: it is waited for that long, no longer (a duplicated tab holds
+ * it for good).
+ */
 async function hold(
   locks: LockManager,
   name: string,
+  wait: number,
 ): Promise<{ held: boolean; release: () => void }> {
   const released = Promise.withResolvers<void>();
   const taken = Promise.withResolvers<boolean>();
-  void locks.request(name, { ifAvailable: true }, (lock) => {
-    taken.resolve(lock !== null);
-    return lock === null ? undefined : released.promise;
-  }).catch(() => taken.resolve(false));
+  void locks.request(
+    name,
+    wait === 0 ? { ifAvailable: true } : { signal: AbortSignal.timeout(wait) },
+    (lock) => {
+      taken.resolve(lock !== null);
+      return lock === null ? undefined : released.promise;
+    },
+  ).catch(() => taken.resolve(false));
   return { held: await taken.promise, release: () => released.resolve() };
+}
+
+/**
+ * The tabs that answer a hello within moments: the tabs open, where Web
+ * Locks are not available (a page not served over HTTPS nor from the
+ * machine itself).
+ */
+async function answering(
+  channel: BroadcastChannel,
+  id: string,
+): Promise<Set<string>> {
+  const found = new Set([id]);
+  const onMessage = (event: MessageEvent) => {
+    const message = event.data as TabMessage;
+    if (message?.type === "here") found.add(message.tab);
+  };
+  channel.addEventListener("message", onMessage);
+  channel.postMessage({ type: "hello", tab: id, paths: [] });
+  await new Promise((resolve) => setTimeout(resolve, 400));
+  channel.removeEventListener("message", onMessage);
+  return found;
 }
 
 /**
@@ -85,10 +89,10 @@ export async function joinTabs(): Promise<Tabs> {
   let id = storage?.getItem(KEY) ?? randomId();
   let release = () => {};
   if (locks) {
-    let taken = await hold(locks, LOCK + id);
+    let taken = await hold(locks, LOCK + id, 1500);
     if (!taken.held) {
       id = randomId();
-      taken = await hold(locks, LOCK + id);
+      taken = await hold(locks, LOCK + id, 0);
     }
     release = taken.release;
   }
@@ -106,7 +110,7 @@ export async function joinTabs(): Promise<Tabs> {
   return {
     id,
     async open() {
-      if (!locks) return undefined;
+      if (!locks) return channel && await answering(channel, id);
       try {
         const { held = [] } = await locks.query();
         return new Set(

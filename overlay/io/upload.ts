@@ -6,7 +6,7 @@
  */
 
 import type { Client } from "../../client/mod.ts";
-import type { StoredImage } from "../state/transaction.ts";
+import type { StoredImage } from "../state/images.ts";
 
 /**
  * Uploads one image.

@@ -25,28 +25,22 @@
  * @module
  */
 
-import type { EditState } from "./state.ts";
-import type { StoredImage, Transaction } from "./transaction.ts";
-import { withStored } from "./images.ts";
+import type { HistoryEvent, HistoryState, Transaction } from "./transaction.ts";
+import { type StoredImage, withStored } from "./images.ts";
 import type { Changes } from "./values.ts";
 
-/** One undo step: each page's changes before and after it. */
-export interface HistoryEvent {
-  /** By page path. */
-  readonly pages: ReadonlyMap<
-    string,
-    { readonly before: Changes; readonly after: Changes }
-  >;
-  /** The group of the transactions it holds, if any. */
-  readonly group: string | undefined;
-}
+export type { HistoryEvent, HistoryState };
 
-/** The steps that can be undone and redone. */
-export interface HistoryState {
-  /** Undoable, oldest first. */
-  readonly done: readonly HistoryEvent[];
-  /** Redoable, the next one last. */
-  readonly undone: readonly HistoryEvent[];
+/** What the history needs of an edit state (`state.ts`). */
+export interface HistoryHost {
+  /** Its undo history. */
+  readonly history: HistoryState;
+  /** Whether a publish is under way. */
+  readonly busy: boolean;
+  /** A new transaction on it. */
+  readonly tr: Transaction;
+  /** A page being edited. */
+  page(path: string): { readonly changes: Changes } | undefined;
 }
 
 /** No step. */
@@ -62,8 +56,8 @@ export const EMPTY_HISTORY: HistoryState = { done: [], undone: [] };
  */
 export function applyHistory(
   tr: Transaction,
-  previous: EditState,
-  next: EditState,
+  previous: HistoryHost,
+  next: HistoryHost,
 ): HistoryState {
   const history = previous.history;
   const set = tr.getMeta("history");
@@ -96,8 +90,8 @@ export function applyHistory(
 /** The undo step of a transaction: the pages whose changes it changed. */
 function eventOf(
   tr: Transaction,
-  previous: EditState,
-  next: EditState,
+  previous: HistoryHost,
+  next: HistoryHost,
 ): HistoryEvent | undefined {
   const pages = new Map<string, { before: Changes; after: Changes }>();
   for (const step of tr.steps) {
@@ -162,7 +156,7 @@ function mapStored(history: HistoryState, tr: Transaction): HistoryState {
  * @returns its transaction, or `undefined` when there is none (or a
  *   publish is under way)
  */
-export function undo(state: EditState): Transaction | undefined {
+export function undo(state: HistoryHost): Transaction | undefined {
   return travel(state, "undo");
 }
 
@@ -172,12 +166,12 @@ export function undo(state: EditState): Transaction | undefined {
  * @param state the state
  * @returns its transaction, or `undefined` when there is none
  */
-export function redo(state: EditState): Transaction | undefined {
+export function redo(state: HistoryHost): Transaction | undefined {
   return travel(state, "redo");
 }
 
 function travel(
-  state: EditState,
+  state: HistoryHost,
   direction: "undo" | "redo",
 ): Transaction | undefined {
   const { done, undone } = state.history;

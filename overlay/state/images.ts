@@ -17,7 +17,15 @@
  * @module
  */
 
-import type { StoredImage } from "./transaction.ts";
+/** A stored image: what its upload answered. */
+export interface StoredImage {
+  /** The bare file name stored (`team-1a2b3c4d5e6f.webp`). */
+  readonly src: string;
+  /** Its width. */
+  readonly width: number;
+  /** Its height. */
+  readonly height: number;
+}
 
 /** Whether a value is an object with a string `src`. */
 function isMedia(value: unknown): value is Record<string, unknown> & {

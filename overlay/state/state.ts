@@ -32,7 +32,7 @@
  * @module
  */
 
-import { applyHistory, EMPTY_HISTORY, type HistoryState } from "./history.ts";
+import { applyHistory, EMPTY_HISTORY } from "./history.ts";
 import { withStored } from "./images.ts";
 import type { Activity, Alert, Notice } from "./notices.ts";
 import {
@@ -42,7 +42,7 @@ import {
   withChange,
   withChanges,
 } from "./page.ts";
-import { type Step, Transaction } from "./transaction.ts";
+import { type HistoryState, type Step, Transaction } from "./transaction.ts";
 
 /** The parts of an edit state. */
 export interface EditStateParts {
@@ -104,7 +104,7 @@ export class EditState implements EditStateParts {
 
   /** A new transaction on this state. */
   get tr(): Transaction {
-    return new Transaction(this, this.#now());
+    return new Transaction(this.#now());
   }
 
   /**

@@ -25,20 +25,30 @@
  * @module
  */
 
-import type { EditState } from "./state.ts";
-import type { HistoryState } from "./history.ts";
+import type { StoredImage } from "./images.ts";
 import type { Activity, Alert, Notice } from "./notices.ts";
 import type { PageState, Refusal } from "./page.ts";
 import type { Changes, PageObject } from "./values.ts";
 
-/** A stored image: what its upload answered. */
-export interface StoredImage {
-  /** The bare file name stored (`team-1a2b3c4d5e6f.webp`). */
-  readonly src: string;
-  /** Its width. */
-  readonly width: number;
-  /** Its height. */
-  readonly height: number;
+export type { StoredImage };
+
+/** One undo step: each page's changes before and after it. */
+export interface HistoryEvent {
+  /** By page path. */
+  readonly pages: ReadonlyMap<
+    string,
+    { readonly before: Changes; readonly after: Changes }
+  >;
+  /** The group of the transactions it holds, if any. */
+  readonly group: string | undefined;
+}
+
+/** The steps that can be undone and redone (see `history.ts`). */
+export interface HistoryState {
+  /** Undoable, oldest first. */
+  readonly done: readonly HistoryEvent[];
+  /** Redoable, the next one last. */
+  readonly undone: readonly HistoryEvent[];
 }
 
 /** One step of a transaction: what changes in the pages. */
@@ -126,8 +136,6 @@ export interface TransactionMeta {
 
 /** A change of the edit state: see the module doc. */
 export class Transaction {
-  /** The state it applies to. */
-  readonly before: EditState;
   /** Its steps, in order. */
   readonly steps: Step[] = [];
   /** When it was made, in milliseconds since the epoch. */
@@ -140,13 +148,11 @@ export class Transaction {
   #others: number | undefined;
 
   /**
-   * Starts a transaction on a state.
+   * Starts a transaction (`state.tr` makes one).
    *
-   * @param before the state it applies to
    * @param time when it is made
    */
-  constructor(before: EditState, time: number) {
-    this.before = before;
+  constructor(time: number) {
     this.time = time;
   }
 

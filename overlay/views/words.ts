@@ -317,3 +317,23 @@ export function bannerWords(entry: VersionEntry, when: string): string {
     message,
   });
 }
+
+/**
+ * The sentence of a question about losing unsaved changes (discarding
+ * them, or logging out): how many, and what becomes of them, in the
+ * number the count asks for.
+ *
+ * @param what `discard` or `logout`
+ * @param count how many changes are unsaved
+ * @returns the sentence
+ */
+export function askLoseChangesWords(
+  what: "discard" | "logout",
+  count: number,
+): string {
+  const after = plural(
+    what === "discard" ? "discardAfter" : "logoutAfter",
+    count,
+  );
+  return `${plural("youHaveUnsaved", count)} ${after}`;
+}

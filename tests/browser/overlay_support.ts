@@ -8,7 +8,7 @@
  */
 
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { CHROMIUM, FLAGS } from "../support/chromium.ts";
 import { gitIn } from "../support/git.ts";
 
@@ -130,4 +130,16 @@ export async function launchChromium(): Promise<Browser & AsyncDisposable> {
   return Object.assign(browser, {
     [Symbol.asyncDispose]: () => browser.close(),
   });
+}
+
+/**
+ * Opens the bar's More menu (Page, History, who is logged in, Log out;
+ * on a phone Undo, Redo and the message too), unless it is open, in any
+ * language.
+ *
+ * @param page the page
+ */
+export async function openMore(page: Page): Promise<void> {
+  const more = page.locator("[data-inpage-overlay] .bar button.more");
+  if (await more.getAttribute("aria-expanded") !== "true") await more.click();
 }

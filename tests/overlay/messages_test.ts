@@ -37,6 +37,6 @@ Deno.test("a 429 says when to retry, in seconds or minutes with the time, writte
     failureSentence(
       new EditorError("rate_limited", { status: 429, retryAfter: 120 }),
     ),
-    /^Too many requests in a short time\. Try again in 2 minutes \(at \d\d:\d\d [AP]M\)\.$/,
+    /^Too many requests in a short time\. Try again in 2 minutes \(at \d{1,2}:\d\d [AP]M\)\.$/,
   );
 });
