@@ -16,17 +16,8 @@
 
 import { setPointer } from "./pointer.ts";
 
-/** A JSON value, as a page file holds. */
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JsonValue[]
-  | { [key: string]: JsonValue };
-
-/** A page file's top level: a JSON object. */
-export type PageObject = { [key: string]: JsonValue };
+export type { JsonValue, PageObject } from "../../lib/wire/mod.ts";
+import type { PageObject } from "../../lib/wire/mod.ts";
 
 /** Changed values by JSON Pointer; none lies inside another. */
 export type Changes = ReadonlyMap<string, unknown>;

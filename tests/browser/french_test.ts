@@ -13,16 +13,14 @@ import { en } from "../../overlay/i18n/en.ts";
 import { fr } from "../../overlay/i18n/fr.ts";
 import {
   ARTIFACTS,
+  BOTH_SIZES,
   type EditingSite,
   launchChromium,
   openMore,
   startDemo,
 } from "./overlay_support.ts";
 
-const SIZES = [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
+const SIZES = BOTH_SIZES;
 
 /** The words of the English table that the French one says otherwise. */
 function englishWords(): Set<string> {

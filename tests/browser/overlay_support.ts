@@ -143,3 +143,32 @@ export async function openMore(page: Page): Promise<void> {
   const more = page.locator("[data-inpage-overlay] .bar button.more");
   if (await more.getAttribute("aria-expanded") !== "true") await more.click();
 }
+
+/**
+ * Waits for the bar's status to say something, or says what the overlay
+ * shows instead.
+ *
+ * @param page the page
+ * @param text the status, whole, or a pattern
+ */
+export async function waitStatus(
+  page: Page,
+  text: string | RegExp,
+): Promise<void> {
+  const wanted = typeof text === "string" ? new RegExp(`^${text}$`) : text;
+  try {
+    await page.getByRole("status").filter({ hasText: wanted }).waitFor();
+  } catch (error) {
+    const shown = await page.locator(".ui").innerText().catch(() => "");
+    throw new Error(
+      `Expected the status ${wanted}; the overlay shows: ${shown}`,
+      { cause: error },
+    );
+  }
+}
+
+/** The two sizes every state of the overlay is shown at. */
+export const BOTH_SIZES = [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+] as const;

@@ -24,34 +24,18 @@ import { join } from "node:path";
 import type { Browser, Page } from "playwright-core";
 import {
   ARTIFACTS,
+  BOTH_SIZES,
   type EditingSite,
   EN_HOME,
   launchChromium,
   openMore,
   startDemo,
+  waitStatus,
 } from "./overlay_support.ts";
 
-const SIZES = [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
+const SIZES = BOTH_SIZES;
 
 type Size = (typeof SIZES)[number];
-
-async function waitStatus(page: Page, text: string | RegExp): Promise<void> {
-  const wanted = typeof text === "string" ? new RegExp(`^${text}$`) : text;
-  try {
-    await page.getByRole("status").filter({ hasText: wanted }).waitFor();
-  } catch (error) {
-    const shown = await page.locator(".ui").innerText().catch(() => "");
-    throw new Error(
-      `Expected the status ${wanted}; the overlay shows: ${shown}`,
-      {
-        cause: error,
-      },
-    );
-  }
-}
 
 /** A page of a new browser context at a size, logged in on the English home. */
 async function editor(
