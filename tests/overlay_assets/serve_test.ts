@@ -175,7 +175,7 @@ Deno.test("serveOverlayAsset answers HEAD without a body, 405 for other methods,
   }
 });
 
-Deno.test("the serving module uses no Deno.* API, so a host that can fetch the package's own files can use it", async () => {
+Deno.test("the serving module uses no Deno.* API and imports its files as a module, so any host can use it", async () => {
   const source = await Deno.readTextFile(
     new URL("../../lib/overlay_assets/serve.ts", import.meta.url),
   );
