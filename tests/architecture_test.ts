@@ -126,6 +126,23 @@ Deno.test("the module graph of mod.ts reaches no Deno.* API", async () => {
   assert.deepEqual(reached, []);
 });
 
+Deno.test("the Redis store and its npm client are reached only through the ./redis export, never from mod.ts", async () => {
+  const graph = await graphOfMod(importsOf);
+  assert.ok(graph.has("router.ts"));
+  const reached = [...graph].filter(([path, source]) =>
+    path.startsWith("lib/kv/") || path.endsWith(".ts") &&
+      /["']@redis\/client["']/.test(withoutComments(source))
+  ).map(([path]) => path);
+  assert.deepEqual(reached, []);
+  const deno = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  assert.equal(deno.exports["./redis"], "./lib/kv/redis.ts");
+  const redis = withoutComments(
+    await Deno.readTextFile(join(ROOT, "lib/kv/redis.ts")),
+  );
+  assert.match(redis, /import\("@redis\/client"\)/, "loaded at first use");
+  assert.doesNotMatch(redis, /\bDeno\s*\./);
+});
+
 /**
  * The specifiers a source imports when it is loaded: static imports and
  * re-exports, not `import type`, not `import()`.
