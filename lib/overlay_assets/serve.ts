@@ -260,13 +260,17 @@ export async function serveOverlayAsset(
       : name,
   );
   if (encoding !== undefined) headers["content-encoding"] = encoding;
-  return new Response(request.method === "HEAD" ? null : bytes, {
+  const init: ResponseInit & { encodeBody?: "manual" } = {
     headers: {
       ...headers,
       "content-type": "text/javascript; charset=utf-8",
       "content-length": String(bytes.byteLength),
     },
-  });
+  };
+  // workerd compresses a body in the content-encoding its answer names
+  // unless told the body is compressed already; other hosts ignore this.
+  if (encoding !== undefined) init.encodeBody = "manual";
+  return new Response(request.method === "HEAD" ? null : bytes, init);
 }
 
 /**
