@@ -28,6 +28,12 @@ const RECIPE_FILES = [
   "examples/cloudflare/pages_worker.js",
   "examples/cloudflare/serve.mjs",
   "examples/cloudflare/extract_wasm.mjs",
+  "examples/netlify/netlify/functions/editor.mjs",
+  "examples/netlify/serve.mjs",
+  "examples/vercel/api/_editor.js",
+  "examples/vercel/api/_argon2_thread.js",
+  "examples/vercel/api/auth.js",
+  "examples/vercel/serve.mjs",
 ];
 
 const readme = await Deno.readTextFile(join(ROOT, "README.md"));
@@ -65,7 +71,7 @@ Deno.test("the Cloudflare recipe pins the hash-wasm the package imports, and the
     "npm:hash-wasm@",
     "",
   );
-  const examples = ["node", "bun", "cloudflare"];
+  const examples = ["node", "bun", "cloudflare", "netlify", "vercel"];
   for (const example of examples) {
     const manifest = JSON.parse(
       await Deno.readTextFile(join(ROOT, "examples", example, "package.json")),

@@ -16,6 +16,7 @@ import { type GitHubDouble, startGitHubDouble } from "./github_double.ts";
 import { HOME, HOME_TEXT } from "./site.ts";
 import { pngOfSize } from "./image_fixtures.ts";
 import { gitBlobSha, hashKey } from "../../mod.ts";
+import { startRedis } from "./redis_server.ts";
 
 /** The repository root. */
 export const ROOT: string = new URL("../../", import.meta.url).pathname;
@@ -516,6 +517,31 @@ export interface Recipe {
   program: (dir: string) => string;
   /** Its arguments. */
   args: string[];
+  /**
+   * Where it keeps RATE_LIMIT: a Deno KV file (`EDITOR_KV_PATH`, the
+   * default) or a redis-server the test starts (`REDIS_URL`).
+   */
+  store?: "kv" | "redis";
+  /** Variables the host itself sets (such as its client address header). */
+  env?: Record<string, string>;
+}
+
+/** The variables that give a recipe its store, and the store, disposed last. */
+async function storeOf(
+  recipe: Recipe,
+): Promise<{ variables: Record<string, string> } & AsyncDisposable> {
+  if (recipe.store === "redis") {
+    const server = await startRedis();
+    return {
+      variables: { REDIS_URL: server.url },
+      [Symbol.asyncDispose]: () => server.stop(),
+    };
+  }
+  const folder = await temporaryFolder();
+  return {
+    variables: { EDITOR_KV_PATH: join(folder.path, "kv.sqlite3") },
+    [Symbol.asyncDispose]: () => folder[Symbol.asyncDispose](),
+  };
 }
 
 let keyHash: Promise<string> | undefined;
@@ -538,11 +564,13 @@ export async function walkRecipe(recipe: Recipe): Promise<void> {
   const hash = hashOfKey();
   const dir = await prepareExample(recipe.example);
   await using double = github();
-  // This walk keeps RATE_LIMIT in a SQLite file; the next test, in memory.
-  await using store = await temporaryFolder();
+  // This walk keeps RATE_LIMIT in a SQLite file (or Redis); the next test, in
+  // memory.
+  await using store = await storeOf(recipe);
   await using host = await startHost(recipe.program(dir), recipe.args, dir, {
     PORT: "0",
-    EDITOR_KV_PATH: join(store.path, "kv.sqlite3"),
+    ...store.variables,
+    ...recipe.env,
     ...githubVariables(double, await hash),
   });
   await walk(host.url, double);
@@ -557,7 +585,8 @@ export async function walkRecipe(recipe: Recipe): Promise<void> {
 }
 
 /**
- * Starts a recipe over a GitHub double, with RATE_LIMIT in memory, and
+ * Starts a recipe over a GitHub double, with RATE_LIMIT in memory (or in
+ * Redis for a recipe that keeps it there), and
  * checks with {@linkcode readDuringLogin} that a read sent during a login
  * is answered first; prints both times.
  *
@@ -567,8 +596,13 @@ export async function readDuringLoginOf(recipe: Recipe): Promise<void> {
   const hash = hashOfKey();
   const dir = await prepareExample(recipe.example);
   await using double = github();
+  await using store = recipe.store === "redis"
+    ? await storeOf(recipe)
+    : { variables: {}, [Symbol.asyncDispose]: () => Promise.resolve() };
   await using host = await startHost(recipe.program(dir), recipe.args, dir, {
     PORT: "0",
+    ...store.variables,
+    ...recipe.env,
     ...githubVariables(double, await hash),
   });
   const { readMs, loginMs } = await readDuringLogin(host.url);
@@ -577,4 +611,59 @@ export async function readDuringLoginOf(recipe: Recipe): Promise<void> {
       loginMs.toFixed(0)
     } ms`,
   );
+}
+
+/**
+ * Starts two instances of a recipe on one redis-server, as a serverless host
+ * runs several: a session opened on one is valid on the other and ends on
+ * both with logout, and the login budget counts the attempts of both.
+ *
+ * @param recipe how to start it (its store is Redis)
+ */
+export async function twoInstancesOf(recipe: Recipe): Promise<void> {
+  const hash = await hashOfKey();
+  const dir = await prepareExample(recipe.example);
+  await using double = github();
+  await using store = await storeOf({ ...recipe, store: "redis" });
+  const variables = {
+    PORT: "0",
+    ...store.variables,
+    ...recipe.env,
+    ...githubVariables(double, hash),
+  };
+  await using a = await startHost(
+    recipe.program(dir),
+    recipe.args,
+    dir,
+    variables,
+  );
+  await using b = await startHost(
+    recipe.program(dir),
+    recipe.args,
+    dir,
+    variables,
+  );
+  const login = await call(a.url, "/api/auth", json({ key: KEY }));
+  assert.equal(login.status, 200);
+  const cookie = login.response.headers.getSetCookie()
+    .map((c) => c.split(";")[0]).join("; ");
+  const session = (url: string) =>
+    call(url, "/api/session", { headers: { cookie } });
+  assert.deepEqual((await session(b.url)).body, {
+    editor: { id: "editor", name: "editor" },
+  });
+  const statuses = [];
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const url = attempt % 2 ? b.url : a.url;
+    statuses.push(
+      (await call(url, "/api/auth", json({ key: "wrong" }))).status,
+    );
+  }
+  assert.deepEqual(statuses, [401, 401, 401, 401, 429]);
+  const logout = await call(b.url, "/api/auth", {
+    method: "DELETE",
+    headers: { cookie },
+  });
+  assert.equal(logout.status, 200);
+  assert.equal((await session(a.url)).status, 401);
 }
