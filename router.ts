@@ -9,12 +9,21 @@ import type { ClientInfo, Env, Handler } from "./lib/http/env.ts";
 import { notFound } from "./lib/http/http_error.ts";
 import { answerFailure } from "./lib/http/route.ts";
 import { checkLocales, type RouterOptions } from "./lib/pages/locales.ts";
-import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
-import { type ContentRoute, createContentRoute } from "./routes/content.ts";
-import { createSaveRoute, type SaveRoute } from "./routes/save.ts";
-import { createUploadRoute, type UploadRoute } from "./routes/upload.ts";
-import { createSessionRoute, type SessionRoute } from "./routes/session.ts";
-import { createHistoryRoute, type HistoryRoute } from "./routes/history.ts";
+import type { AuthRoute } from "./routes/auth.ts";
+import type { ContentRoute } from "./routes/content.ts";
+import type { SaveRoute } from "./routes/save.ts";
+import type { UploadRoute } from "./routes/upload.ts";
+import type { SessionRoute } from "./routes/session.ts";
+import type { HistoryRoute } from "./routes/history.ts";
+// Each route's module loads when a first request reaches it.
+import {
+  createAuthRoute,
+  createContentRoute,
+  createHistoryRoute,
+  createSaveRoute,
+  createSessionRoute,
+  createUploadRoute,
+} from "./routes/lazy_routes.ts";
 import { ROUTES } from "./lib/wire/names.ts";
 
 export type { RouterOptions };

@@ -169,6 +169,23 @@ Deno.test("a cold start of mod.ts loads no npm package but @noble/hashes, and no
   );
   assert.ok(graph.has("router.ts") && graph.has("lib/digest.ts"));
   assert.ok(!graph.has("lib/pages/page_rules.ts"), "page rules load lazily");
+  // A route's module loads with its first request (routes/lazy_routes.ts),
+  // and mapping an error loads no body reader.
+  for (
+    const lazy of [
+      "routes/auth.ts",
+      "routes/content.ts",
+      "routes/save.ts",
+      "routes/upload.ts",
+      "routes/session.ts",
+      "routes/history.ts",
+      "lib/access/admission.ts",
+      "lib/access/rate_window.ts",
+      "lib/access/session.ts",
+      "lib/http/multipart.ts",
+      "lib/http/read_capped.ts",
+    ]
+  ) assert.ok(!graph.has(lazy), `${lazy} loads lazily`);
   const loaded = [...graph].flatMap(([path, source]) =>
     staticSpecifiers(source).filter((specifier) =>
       !specifier.startsWith(".") &&

@@ -9,8 +9,11 @@ Deno.test("the README's entry point is examples/deno-deploy/main.ts, which the t
     new URL("../examples/deno-deploy/main.ts", import.meta.url),
   );
   const code = example.slice(example.indexOf("import "));
-  const block = /```ts ignore\n(import \{ createRouter[\s\S]*?)```/.exec(readme)
-    ?.[1];
+  const block =
+    /```ts ignore\n(import \{\s*createRouter,\s*type Env,[\s\S]*?)```/.exec(
+      readme,
+    )
+      ?.[1];
   assert.equal(block, code);
 });
 

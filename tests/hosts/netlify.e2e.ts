@@ -6,7 +6,7 @@
  * redis-server. What only Netlify's servers do (its CDN, AWS Lambda) is
  * not run here.
  */
-import { type Recipe, twoInstancesOf, walkRecipe } from "../support/hosts.ts";
+import { type Recipe, walkRecipe } from "../support/hosts.ts";
 
 const NETLIFY: Recipe = {
   example: "netlify",
