@@ -11,6 +11,8 @@ import * as auth from "./functions/api/auth.js";
 import * as content from "./functions/api/content.js";
 import * as save from "./functions/api/save.js";
 import * as upload from "./functions/api/upload.js";
+import * as session from "./functions/api/session.js";
+import * as history from "./functions/api/history.js";
 import * as overlay from "./functions/_inpage/[[path]].js";
 
 export { RateLimitObject } from "./rate_limit_object.js";
@@ -20,6 +22,8 @@ const routes = {
   "/api/content": content,
   "/api/save": save,
   "/api/upload": upload,
+  "/api/session": session,
+  "/api/history": history,
 };
 
 function routeOf(pathname) {

@@ -24,6 +24,8 @@ const ENTRY_FILES = [
 const RECIPE_FILES = [
   ...ENTRY_FILES,
   "examples/cloudflare/functions/_inpage/[[path]].js",
+  "examples/cloudflare/functions/api/session.js",
+  "examples/cloudflare/functions/api/history.js",
   "examples/cloudflare/rate_limit_object.js",
   "examples/cloudflare/pages_worker.js",
   "examples/cloudflare/serve.mjs",
