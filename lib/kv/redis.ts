@@ -45,6 +45,7 @@ import type {
 } from "../http/env.ts";
 import { decodeValue, encodeKey, encodeValue } from "./kv_codec.ts";
 import { COMMIT_SCRIPT, READ_SCRIPT } from "./redis_scripts.ts";
+import { sha1Hex } from "../digest.ts";
 
 export type { KvAtomic, KvCommitResult, KvEntry, KvKey, KvStore };
 
@@ -196,6 +197,18 @@ export function openRedisKv(options: RedisKvOptions | string): RedisKv {
   };
 }
 
+const shas = new Map<string, string>();
+
+/** A script's SHA-1, as Redis names it. */
+function shaOf(script: string): string {
+  let sha = shas.get(script);
+  if (sha === undefined) {
+    sha = sha1Hex(new TextEncoder().encode(script));
+    shas.set(script, sha);
+  }
+  return sha;
+}
+
 type Write =
   | { kind: "set"; key: KvKey; value: string; expireIn: string }
   | { kind: "delete"; key: KvKey };
@@ -235,12 +248,11 @@ function signal(): Signal {
 
 /**
  * One node-redis client, made and connected at the first call, with every
- * call bounded by the timeout and the scripts loaded once per connection.
+ * call bounded by the timeout.
  */
 class Connection {
   #client: Promise<Client> | undefined;
   #ready = signal();
-  #scripts = new Map<string, string>();
   #down = false;
 
   constructor(
@@ -249,29 +261,29 @@ class Connection {
     readonly tell: (message: string) => void,
   ) {}
 
-  /** Runs a script (loaded once with `SCRIPT LOAD`, then by its SHA-1). */
+  /**
+   * Runs a script by its SHA-1 (`EVALSHA`: one round trip), sending its text
+   * (`EVAL`, which keeps it on the server) only when the server does not
+   * know it yet: first use, or a server restarted or flushed.
+   */
   async run(script: string, keys: string[], args: string[]): Promise<Reply> {
+    // Loading the client's module is not waiting for the server: it is
+    // outside the timeout (a cold instance on a busy machine may take long).
+    this.#client ??= this.#create();
+    this.#client.catch(() => this.#client = undefined);
+    const client = await this.#client;
+    const tail = [String(keys.length), ...keys, ...args];
     return await this.#bounded(async () => {
-      const client = await this.#connected();
-      for (let attempt = 0;; attempt++) {
-        let sha = this.#scripts.get(script);
-        if (sha === undefined) {
-          sha = String(await client.sendCommand(["SCRIPT", "LOAD", script]));
-          this.#scripts.set(script, sha);
-        }
-        try {
-          return await client.sendCommand([
-            "EVALSHA",
-            sha,
-            String(keys.length),
-            ...keys,
-            ...args,
-          ]) as Reply;
-        } catch (error) {
-          // A server restarted or flushed has forgotten the script.
-          if (attempt > 0 || !String(error).includes("NOSCRIPT")) throw error;
-          this.#scripts.delete(script);
-        }
+      await this.#connected(client);
+      try {
+        return await client.sendCommand([
+          "EVALSHA",
+          shaOf(script),
+          ...tail,
+        ]) as Reply;
+      } catch (error) {
+        if (!String(error).includes("NOSCRIPT")) throw error;
+        return await client.sendCommand(["EVAL", script, ...tail]) as Reply;
       }
     });
   }
@@ -287,8 +299,7 @@ class Connection {
    * lost connection once node-redis has reconnected (it retries by itself,
    * every second at most). The caller's timeout bounds the wait.
    */
-  async #connected(): Promise<Client> {
-    const client = await (this.#client ??= this.#create());
+  async #connected(client: Client): Promise<Client> {
     if (client.isReady) return client;
     if (!client.isOpen) {
       if (this.#ready.settled) this.#ready = signal();
@@ -318,7 +329,6 @@ class Connection {
       this.tell(`@inpage/editor: Redis unavailable: ${error.message}`);
     });
     client.on("ready", () => {
-      this.#scripts.clear();
       this.#ready.resolve();
       if (!this.#down) return;
       this.#down = false;

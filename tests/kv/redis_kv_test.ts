@@ -6,10 +6,12 @@
  * served without its rate check, and service again once it is back).
  */
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { createClient } from "@redis/client";
 import { createRouter } from "../../mod.ts";
 import { openRedisKv } from "../../lib/kv/redis.ts";
 import { decodeValue, encodeKey, encodeValue } from "../../lib/kv/kv_codec.ts";
+import { COMMIT_SCRIPT, READ_SCRIPT } from "../../lib/kv/redis_scripts.ts";
 import type { KvKey } from "../../lib/http/env.ts";
 import { kvStoreCases } from "../support/kv_store_cases.ts";
 import { type RedisServer, startRedis } from "../support/redis_server.ts";
@@ -241,4 +243,31 @@ Deno.test("a key's string begins with each of its prefixes' strings, and parts o
   const strings = parts.map((part) => encodeKey([part]));
   assert.equal(new Set(strings).size, parts.length);
   assert.notEqual(encodeKey(["a", "b"]), encodeKey(["ab"]));
+});
+
+Deno.test("the scripts run by their SHA-1 once the server knows them, and again after it forgot them", async () => {
+  await using server = await startRedis();
+  await using kv = openRedisKv({ url: server.url, onConnectionChange() {} });
+  const client = createClient({ url: server.url });
+  await client.connect();
+  try {
+    const sha = (script: string) =>
+      createHash("sha1").update(script).digest("hex");
+    const known = async () =>
+      await client.sendCommand([
+        "SCRIPT",
+        "EXISTS",
+        sha(READ_SCRIPT),
+        sha(COMMIT_SCRIPT),
+      ]);
+    assert.deepEqual(await known(), [0, 0]);
+    await kv.set(["a"], 1);
+    await kv.get(["a"]);
+    assert.deepEqual(await known(), [1, 1]);
+    await client.sendCommand(["SCRIPT", "FLUSH"]);
+    assert.equal((await kv.get(["a"])).value, 1);
+    assert.deepEqual(await known(), [1, 0]);
+  } finally {
+    client.destroy();
+  }
 });
