@@ -18,6 +18,7 @@
 import assert from "node:assert/strict";
 import { dirname, join, normalize } from "node:path";
 import { ROOT } from "./support/cli.ts";
+import { documentedPages } from "./support/docs.ts";
 import { spawnWithInput } from "./support/process.ts";
 
 /** How one documented command is run, or why it is not. */
@@ -311,25 +312,6 @@ function startServer(command: string, cwd: string): Server {
       await pumps;
     },
   };
-}
-
-/** The README, then every markdown page under `docs/` in path order. */
-async function documentedPages(root: string): Promise<string[]> {
-  const pages: string[] = [];
-  const walk = async (folder: string) => {
-    const entries = [];
-    for await (const entry of Deno.readDir(join(root, folder))) {
-      entries.push(entry);
-    }
-    entries.sort((a, b) => a.name < b.name ? -1 : 1);
-    for (const entry of entries) {
-      const path = `${folder}/${entry.name}`;
-      if (entry.isDirectory) await walk(path);
-      else if (entry.name.endsWith(".md")) pages.push(path);
-    }
-  };
-  await walk("docs");
-  return ["README.md", ...pages];
 }
 
 async function git(cwd: string, ...args: string[]): Promise<void> {

@@ -12,6 +12,7 @@ import markdownIt, { type Token } from "markdown-it";
 import { BUDGETS, CONTENT_MAX } from "../lib/limits.ts";
 import * as LIMITS from "../lib/limits.ts";
 import { ROUTES } from "../lib/wire/names.ts";
+import { documentedPages } from "./support/docs.ts";
 
 const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), ".."));
 
@@ -19,24 +20,7 @@ const read = (path: string) => Deno.readTextFile(join(ROOT, path));
 
 const readme = await read("README.md");
 
-/** The README and every markdown page under docs/, as paths from the root. */
-async function pages(): Promise<string[]> {
-  const found = ["README.md"];
-  const walk = async (folder: string) => {
-    const entries = [];
-    for await (const entry of Deno.readDir(join(ROOT, folder))) {
-      entries.push(entry);
-    }
-    entries.sort((a, b) => a.name < b.name ? -1 : 1);
-    for (const entry of entries) {
-      const path = `${folder}/${entry.name}`;
-      if (entry.isDirectory) await walk(path);
-      else if (entry.name.endsWith(".md")) found.push(path);
-    }
-  };
-  await walk("docs");
-  return found;
-}
+const pages = () => documentedPages(ROOT);
 
 const markdown = markdownIt({ html: true });
 
