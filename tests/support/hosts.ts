@@ -18,7 +18,7 @@ import { gitBlobSha, hashKey } from "../../mod.ts";
 /** The repository root. */
 export const ROOT: string = new URL("../../", import.meta.url).pathname;
 
-/** The `npx` that runs Deno, as the README says. */
+/** The `npx` that runs Deno, as the docs say. */
 const DENO = Deno.execPath();
 
 /** The key of every host test, hashed with the default cost. */
