@@ -112,7 +112,10 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Whether the authorization header held the double's token. */
   authorized: boolean;
-  /** A PUT's JSON body, `content` replaced by its length in characters. */
+  /**
+   * A write's JSON body, each `content` string replaced by its length in
+   * characters.
+   */
   body?: Record<string, unknown>;
   /** The status answered (304 for a conditional read that changed nothing). */
   status?: number;
@@ -152,6 +155,8 @@ export interface GitHubDouble {
     files: Record<string, string | Uint8Array>,
     message?: string,
   ): DoubleCommit;
+  /** Revokes every installation token issued (GitHub answers 401 to them). */
+  revokeAppTokens(): void;
   /**
    * Sets the fault for the next calls, replacing any; `null` clears it.
    *
@@ -210,6 +215,20 @@ function error(status: number, message: string, docs = DOCS): Response {
     documentation_url: docs,
     status: String(status),
   });
+}
+
+/** A JSON body with every `content` string replaced by its length. */
+function summarised(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(summarised);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === "content" && typeof inner === "string"
+        ? `<${inner.length} characters>`
+        : summarised(inner),
+    ]),
+  );
 }
 
 /** Base64 as GitHub's read answers carry it: a `\n` after every 60 characters. */
@@ -840,7 +859,25 @@ export function startGitHubDouble(
       authorized,
     };
     requests.push(record);
-    const response = await answer(request, record, url, authorization);
+    let received = request;
+    if (request.method !== "GET" && request.method !== "PUT") {
+      // Read once for the record, then handed on as a request of its own.
+      const text = await request.text();
+      received = new Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        ...(text === "" ? {} : { body: text }),
+      });
+      try {
+        const sent = JSON.parse(text);
+        if (typeof sent === "object" && sent !== null && !Array.isArray(sent)) {
+          record.body = summarised(sent) as Record<string, unknown>;
+        }
+      } catch {
+        // Not JSON: the route answers it.
+      }
+    }
+    const response = await answer(received, record, url, authorization);
     record.status = response.status;
     return response;
   }
@@ -913,6 +950,7 @@ export function startGitHubDouble(
     requests,
     appTokens,
     publishElsewhere,
+    revokeAppTokens: () => installationTokens.clear(),
     setFault(next: GitHubFault | null): void {
       fault = next;
       faultLeft = next ? next.times ?? 1 : 0;
