@@ -47,6 +47,9 @@ const HISTORY_PAGES_MAX = 4;
 const VERSIONS_AT_ONCE = 4;
 /** Versions at past commits kept (they never change). */
 const VERSIONS_KEPT = 10_000;
+/** Files kept by the `ETag` of their answer, and the largest kept. */
+const FILES_KEPT = 64;
+const FILE_KEPT_MAX = 256 * 1024;
 
 /** Waits `ms`, or rejects once the signal aborts. */
 function sleep(signal: AbortSignal, ms: number): Promise<void> {
@@ -141,6 +144,8 @@ class GitHubContents {
   readonly repo: string;
   readonly #api: string;
   readonly #versions = new Map<string, string>();
+  /** Files as read, by the `ETag` of their answer (a 304 names them). */
+  readonly #files = new Map<string, RepositoryFile>();
 
   constructor(options: ParsedGitHubOptions, http: GitHubTransport) {
     this.#http = http;
@@ -348,6 +353,33 @@ class GitHubContents {
     if (response.status !== 200) {
       throw await this.#http.failure(signal, what, response, false);
     }
+    // A 304 served from what was kept: the file it was read as, when known.
+    const etag = response.headers.get("etag");
+    const known = etag && response.headers.has("x-inpage-not-modified")
+      ? this.#files.get(etag)
+      : undefined;
+    if (known) {
+      await this.#http.discard(response);
+      return { content: known.content.slice(), version: known.version };
+    }
+    const file = await this.fileOf(signal, what, url, response);
+    if (etag && file && file.content.byteLength <= FILE_KEPT_MAX) {
+      if (this.#files.size >= FILES_KEPT) this.#files.clear();
+      this.#files.set(etag, {
+        content: file.content.slice(),
+        version: file.version,
+      });
+    }
+    return file;
+  }
+
+  /** The file of a contents answer (a 200), checked. */
+  async fileOf(
+    signal: AbortSignal,
+    what: string,
+    url: string,
+    response: Response,
+  ): Promise<RepositoryFile | null> {
     const body = await this.#http.bodyJson(signal, what, response);
     if (Array.isArray(body)) {
       throw this.#http.unavailable(`GitHub answered ${what} with a directory`);
