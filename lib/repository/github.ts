@@ -75,9 +75,23 @@ function sleep(signal: AbortSignal, ms: number): Promise<void> {
  *   `x-ratelimit-remaining: 0`, `retry-after` or a rate-limit message), which
  *   is `unavailable`, as are 5xx, network errors, malformed answers and
  *   timeouts; 404 on a write is `not_found`.
- * - The token never appears in an error.
+ * - Reads are conditional: the `ETag` of the last answer for a path is sent
+ *   as `If-None-Match` (kept in the process, and in `cache` when given); a
+ *   304 is served from what was kept and costs no hourly budget.
+ * - `app` authenticates as a GitHub App installation instead of `token`:
+ *   its installation token is obtained with the app's JWT and renewed five
+ *   minutes before it expires.
+ * - Writes are paced under GitHub's 80 content-creating requests a minute;
+ *   a rate limit answers `unavailable` with the seconds to wait.
+ * - `stage` keeps bytes as a blob; `commit` makes one tree and one commit
+ *   and moves the branch with `force: false`, rebuilt on the new head when
+ *   another commit landed meanwhile (`github_commit.ts`); `deleteBranch`
+ *   deletes an `inpage/…` branch.
+ * - Each call writes a line to `log` with GitHub's `x-ratelimit-remaining`.
+ * - The token never appears in an error or a log line.
  *
- * @param options the token, repository and optional branch, API root, timeout and fetch
+ * @param options the token or app, repository and optional branch, API
+ *   root, timeout, fetch, cache, log and clock
  * @returns the repository
  * @throws {TypeError} when an option is malformed (the message never holds a value)
  * @throws {RangeError} when `timeoutMs` is out of range

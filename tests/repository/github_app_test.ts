@@ -12,7 +12,10 @@ import { pkcs8FromPem } from "../../lib/repository/private_key.ts";
 import { RepositoryError } from "../../lib/repository/repository.ts";
 import { createRouter } from "../../mod.ts";
 import { appKeys } from "../support/github_app_double.ts";
-import { startGitHubDouble } from "../support/github_double.ts";
+import {
+  type GitHubDouble,
+  startGitHubDouble,
+} from "../support/github_double.ts";
 import {
   answer,
   assertNoSecrets,
@@ -30,6 +33,22 @@ const APP_ID = "912345";
 const INSTALLATION = "45678901";
 const keys = await appKeys();
 
+/** The GitHub repository of the app's installation on a double. */
+function appRepository(
+  double: GitHubDouble,
+  now: () => number,
+  privateKey: string = keys.pkcs1,
+  log?: (line: string) => void,
+) {
+  return createGitHubRepository({
+    app: { appId: APP_ID, privateKey, installationId: INSTALLATION },
+    repository: double.repository,
+    apiUrl: double.url,
+    now,
+    ...(log ? { log } : {}),
+  });
+}
+
 function appDouble(clock: () => number) {
   return startGitHubDouble({
     files: { [HOME]: '{"title":"Home"}\n' },
@@ -46,17 +65,12 @@ Deno.test("the app-token flow: a JWT the double verifies, exchanged for an insta
   const clock = manualClock(Date.now());
   await using double = appDouble(clock.now);
   const logs: string[] = [];
-  const repository = createGitHubRepository({
-    app: {
-      appId: APP_ID,
-      privateKey: keys.pkcs1,
-      installationId: INSTALLATION,
-    },
-    repository: double.repository,
-    apiUrl: double.url,
-    now: clock.now,
-    log: (line) => void logs.push(line),
-  });
+  const repository = appRepository(
+    double,
+    clock.now,
+    keys.pkcs1,
+    (line) => void logs.push(line),
+  );
   const file = await repository.read(HOME);
   assert.equal(new TextDecoder().decode(file!.content), '{"title":"Home"}\n');
   const version = await repository.write(
@@ -88,16 +102,7 @@ Deno.test("the app-token flow: a JWT the double verifies, exchanged for an insta
 Deno.test("the installation token is kept until five minutes before it expires, then renewed before it is used", async () => {
   const clock = manualClock(Date.now());
   await using double = appDouble(clock.now);
-  const repository = createGitHubRepository({
-    app: {
-      appId: APP_ID,
-      privateKey: keys.pkcs8,
-      installationId: INSTALLATION,
-    },
-    repository: double.repository,
-    apiUrl: double.url,
-    now: clock.now,
-  });
+  const repository = appRepository(double, clock.now, keys.pkcs8);
   await repository.read(HOME);
   clock.advance(54 * 60_000);
   await repository.read(HOME);
@@ -120,16 +125,7 @@ Deno.test("the installation token is kept until five minutes before it expires, 
 Deno.test("a token GitHub refuses (revoked) is renewed once; a key GitHub does not know is 502 unauthorized", async () => {
   const clock = manualClock(Date.now());
   await using double = appDouble(clock.now);
-  const repository = createGitHubRepository({
-    app: {
-      appId: APP_ID,
-      privateKey: keys.pkcs1,
-      installationId: INSTALLATION,
-    },
-    repository: double.repository,
-    apiUrl: double.url,
-    now: clock.now,
-  });
+  const repository = appRepository(double, clock.now, keys.pkcs1);
   await repository.read(HOME);
   double.revokeAppTokens();
   const file = await repository.read(HOME);
@@ -140,16 +136,7 @@ Deno.test("a token GitHub refuses (revoked) is renewed once; a key GitHub does n
     [201, 200, 401, 201, 304],
   );
   const other = await appKeys();
-  const stranger = createGitHubRepository({
-    app: {
-      appId: APP_ID,
-      privateKey: other.pkcs1,
-      installationId: INSTALLATION,
-    },
-    repository: double.repository,
-    apiUrl: double.url,
-    now: clock.now,
-  });
+  const stranger = appRepository(double, clock.now, other.pkcs1);
   await assert.rejects(
     stranger.read(HOME),
     (error) =>

@@ -7,7 +7,7 @@
  * @module
  */
 
-import { startGitHubDouble } from "./github_double.ts";
+import { type GitHubDouble, startGitHubDouble } from "./github_double.ts";
 import { fastHash, from, login, postJson } from "./helpers.ts";
 import { uploadRequest } from "./upload.ts";
 import { pngOfSize } from "./image_fixtures.ts";
@@ -23,14 +23,65 @@ const KEY = "bench key";
 export interface Cost {
   /** The read of the page before it, billed or not (a 304 is not). */
   readBilled: number;
+  /** Every request of the publish. */
   requests: number;
+  /** Those GitHub counts against the hour (a 304 is not). */
   billed: number;
+  /** The content-creating ones (`POST`, `PATCH`, `PUT`, `DELETE`). */
   creating: number;
+  /** The commits made. */
   commits: number;
 }
 
 let clients = 0;
 const client = () => from(`10.55.${(clients >> 8) & 255}.${clients++ & 255}`);
+
+/** A session on a router against a fresh double holding the home page. */
+async function session(router: Router) {
+  const github = startGitHubDouble({ files: { [HOME]: HOME_TEXT } });
+  const kv = await Deno.openKv(":memory:");
+  const env: Env = {
+    RATE_LIMIT: kv,
+    EDITOR_KEY_HASH: await fastHash(KEY),
+    EDITOR_LOG: () => {},
+    GITHUB_TOKEN: github.token,
+    GITHUB_REPOSITORY: github.repository,
+    GITHUB_API_URL: github.url,
+  };
+  const cookie = await login(router.handle, env, KEY);
+  const send = async (request: Request) => {
+    const response = await router.handle(request, env, client());
+    if (response.status !== 200) {
+      throw new Error(`${request.url}: ${response.status}`);
+    }
+    return response;
+  };
+  return {
+    github,
+    cookie,
+    send,
+    /** Reads the page; answers how many requests GitHub counted. */
+    read: async () => {
+      const from = github.requests.length;
+      await (await send(
+        new Request(`https://site.example/api/content?path=${HOME}`, {
+          headers: { cookie },
+        }),
+      )).body?.cancel();
+      return billed(github, from);
+    },
+    async [Symbol.asyncDispose]() {
+      kv.close();
+      await github.close();
+    },
+  };
+}
+
+/** The requests made since `from` that GitHub counts (not the 304s). */
+function billed(github: GitHubDouble, from: number): number {
+  return github.requests.slice(from).filter((request) => request.status !== 304)
+    .length;
+}
 
 /**
  * Runs two publishes of one kind in a row with one router, each after a
@@ -46,67 +97,36 @@ export async function measure(
   images: number,
   staged: boolean,
 ): Promise<Cost[]> {
-  await using github = startGitHubDouble({ files: { [HOME]: HOME_TEXT } });
-  await using kv = await Deno.openKv(":memory:");
-  const env: Env = {
-    RATE_LIMIT: kv,
-    EDITOR_KEY_HASH: await fastHash(KEY),
-    EDITOR_LOG: () => {},
-    GITHUB_TOKEN: github.token,
-    GITHUB_REPOSITORY: github.repository,
-    GITHUB_API_URL: github.url,
-  };
-  const cookie = await login(router.handle, env, KEY);
+  await using s = await session(router);
+  const { github, cookie } = s;
   let version = gitBlobSha(new TextEncoder().encode(HOME_TEXT));
   const costs: Cost[] = [];
   for (let round = 0; round < 2; round++) {
-    const reading = github.requests.length;
-    const read = await router.handle(
-      new Request(`https://site.example/api/content?path=${HOME}`, {
-        headers: { cookie },
-      }),
-      env,
-      client(),
-    );
-    if (read.status !== 200) throw new Error(`read: ${read.status}`);
-    await read.body?.cancel();
+    const readBilled = await s.read();
     const requests = github.requests.length;
     const commits = github.commits.length;
     const gallery = [];
     for (let n = 0; n < images; n++) {
       const bytes = pngOfSize(4096 + round * 10 + n, 640, 480);
-      const request = await uploadRequest(bytes, {
-        name: `Photo ${round} ${n}`,
-        cookie,
-        staged,
-      });
-      const answer = await router.handle(request, env, client());
-      if (answer.status !== 200) throw new Error(`upload: ${answer.status}`);
-      const { src, width, height } = await answer.json();
+      const uploaded = await s.send(
+        await uploadRequest(bytes, { name: `Photo ${n}`, cookie, staged }),
+      );
+      const { src, width, height } = await uploaded.json();
       gallery.push({ src, width, height, alt: "A photo" });
     }
-    const saved = await router.handle(
+    const saved = await s.send(
       postJson("/api/save", {
         path: HOME,
         content: JSON.stringify({ title: `Home ${round}`, gallery }),
         version,
       }, { cookie }),
-      env,
-      client(),
     );
-    if (saved.status !== 200) {
-      throw new Error(`save: ${saved.status} ${await saved.text()}`);
-    }
     version = (await saved.json()).version;
     const made = github.requests.slice(requests);
     costs.push({
-      readBilled: github.requests.slice(reading, requests).filter((request) =>
-        request.status !== 304
-      ).length,
+      readBilled,
       requests: made.length,
-      billed: made.filter((request) =>
-        request.status !== 304
-      ).length,
+      billed: billed(github, requests),
       creating: made.filter((request) =>
         !["GET", "HEAD"].includes(request.method)
       ).length,
@@ -123,32 +143,6 @@ export async function measure(
  * @returns the count of each read
  */
 export async function twoReads(router: Router): Promise<number[]> {
-  await using github = startGitHubDouble({ files: { [HOME]: HOME_TEXT } });
-  await using kv = await Deno.openKv(":memory:");
-  const env: Env = {
-    RATE_LIMIT: kv,
-    EDITOR_KEY_HASH: await fastHash(KEY),
-    EDITOR_LOG: () => {},
-    GITHUB_TOKEN: github.token,
-    GITHUB_REPOSITORY: github.repository,
-    GITHUB_API_URL: github.url,
-  };
-  const cookie = await login(router.handle, env, KEY);
-  const billed: number[] = [];
-  for (let n = 0; n < 2; n++) {
-    const from = github.requests.length;
-    const read = await router.handle(
-      new Request(`https://site.example/api/content?path=${HOME}`, {
-        headers: { cookie },
-      }),
-      env,
-      client(),
-    );
-    await read.body?.cancel();
-    billed.push(
-      github.requests.slice(from).filter((request) => request.status !== 304)
-        .length,
-    );
-  }
-  return billed;
+  await using s = await session(router);
+  return [await s.read(), await s.read()];
 }
