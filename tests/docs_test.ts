@@ -128,7 +128,7 @@ Deno.test("docs/routes.md: the client snippet makes one commit holding the page 
   });
   await client.login("routes key");
   const count = await s.site.commitCount();
-  const [snippet] = blocks(routes, "ts");
+  const [snippet] = blocks(routes, "ts ignore");
   const run = new (Object.getPrototypeOf(async () => {}).constructor)(
     "client",
     "photo",
