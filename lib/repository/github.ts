@@ -129,6 +129,8 @@ export function createGitHubRepository(options: GitHubOptions): Repository {
       (await contents.readRef(path, ref, `the version of ${path} on ${ref}`))
         ?.version ?? "",
   });
+  // A one-file write moves the branch: the next commit starts from there.
+  contents.onCommit = (branch, commit) => data.moved(branch, commit);
   return Object.freeze({
     read: (path: string) => contents.read(path),
     write: (
@@ -478,6 +480,14 @@ class GitHubContents {
         `GitHub answered ${what} without a blob sha`,
       );
     }
+    const commit = isRecord(answer) ? answer.commit : undefined;
+    const head = isRecord(commit) ? commit.sha : undefined;
+    if (typeof head === "string" && BLOB_SHA.test(head)) {
+      this.onCommit?.(this.#branch, head);
+    }
     return version;
   }
+
+  /** Told of each commit a write made: the branch and its new head. */
+  onCommit?: (branch: string, commit: string) => void;
 }

@@ -192,6 +192,17 @@ export class GitHubGitData {
   }
 
   /**
+   * Notes a branch's new head, moved by another call of this repository (a
+   * one-file write), so that the next commit starts from it.
+   *
+   * @param branch the branch
+   * @param commit its head now
+   */
+  moved(branch: string, commit: string): void {
+    if (this.#heads.has(branch)) this.#heads.set(branch, commit);
+  }
+
+  /**
    * Deletes an `inpage/…` branch.
    *
    * @param branch its name

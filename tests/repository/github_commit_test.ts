@@ -268,3 +268,36 @@ Deno.test("a commit on an inpage/ branch is made from the site branch's head, mo
     }
   });
 });
+
+Deno.test("a one-file write between two commits: the next commit starts from the head it made, no move refused", async () => {
+  await withDouble(async (double, repository) => {
+    const first = await repository.commit!([
+      { path: IMAGE, content: BINARY, expected: null },
+    ], { message: "Image" });
+    const version = await repository.write(
+      HOME,
+      text({ title: "Written alone" }),
+      gitBlobSha(HOME_BYTES),
+      "Alone",
+    );
+    const before = double.requests.length;
+    await repository.commit!([
+      { path: HOME, content: text({ title: "Then both" }), expected: version },
+      { path: ABOUT, content: text({ title: "About" }), expected: "" },
+    ], { message: "Both" });
+    assert.equal(double.commits.length, 4);
+    assert.equal(double.commits[2]!.parent, first.commit);
+    assert.deepEqual(
+      double.requests.slice(before).filter((r) => r.method === "PATCH")
+        .map((r) => r.status),
+      [200],
+    );
+    assert.equal(
+      double.requests.slice(before).some((r) =>
+        r.path.endsWith("/git/ref/heads/main")
+      ),
+      false,
+      "the head the write made was known",
+    );
+  });
+});
