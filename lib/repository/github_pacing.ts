@@ -37,6 +37,7 @@ export interface PacerClock {
  * await pacer.admit(signal, 60_000);
  * await pacer.admit(signal, 60_000); // waits for the first to leave the minute
  * assert.equal(time, 60_000);
+ * await pacer.admit(signal, 1_000);
  * await assert.rejects(pacer.admit(signal, 1_000)); // a wait longer than allowed
  * ```
  */
