@@ -58,15 +58,20 @@ export type {
 export {
   ConflictError,
   gitBlobSha,
+  isOwnBranch,
   RepositoryError,
 } from "./lib/repository/repository.ts";
 export type {
   CommitAuthor,
+  CommitFile,
+  CommitOptions,
+  CommitResult,
   HistoryEntry,
   HistoryOptions,
   Repository,
   RepositoryErrorCode,
   RepositoryFile,
+  StagedBlob,
 } from "./lib/repository/repository.ts";
 export { PLAIN_EDITOR } from "./lib/access/editors.ts";
 export type { EditorIdentity } from "./lib/access/editors.ts";

@@ -1,6 +1,8 @@
 /**
  * `/api/save`: validates, sanitises and publishes a whole page file, with an
- * optimistic lock on its version.
+ * optimistic lock on its version. The images this editor staged
+ * (`/api/upload?staged=1`) that the page's media objects name are committed
+ * with it, in one commit (`lib/publish/publish_page.ts`).
  *
  * @module
  */
@@ -17,7 +19,7 @@ import {
   checkDeclaredSize,
   receiveBody,
 } from "../lib/http/read_body.ts";
-import { requireRepository } from "../lib/repository/from_env.ts";
+import { publish } from "../lib/publish/publish_page.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { ROUTES } from "../lib/wire/names.ts";
 import { CONTENT_MAX, ENVELOPE_MAX } from "../lib/limits.ts";
@@ -90,13 +92,13 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
           `page written as ${page.byteLength} bytes, over ${CONTENT_MAX}`,
         );
       }
-      const written = await requireRepository(env).write(
+      const written = await publish(env, editor.id, {
         path,
         page,
         version,
-        cleanCommitMessage(message, `Update ${path}`),
-        { name: editor.name, email: editor.email },
-      );
+        message: cleanCommitMessage(message, `Update ${path}`),
+        author: { name: editor.name, email: editor.email },
+      });
       return jsonResponse(200, { version: written });
     },
   );

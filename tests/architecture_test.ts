@@ -6,7 +6,7 @@
  * - no import runs upward: from bottom to top the layers are the shared
  *   helpers (`lib/*.ts`, `lib/encoding/`), the domain folders, the host
  *   contract (`lib/http/env.ts`: the bindings' types and the clock),
- *   `lib/access/`, the rest of `lib/http/`, `routes/`, `router.ts`, then the
+ *   `lib/access/` and `lib/publish/`, the rest of `lib/http/`, `routes/`, `router.ts`, then the
  *   entry points (`mod.ts`, `cli.ts`, `cli/`);
  * - the module graph of `mod.ts` reaches no `Deno.*` API, so the server runs
  *   on any host;
@@ -28,7 +28,9 @@ function layer(path: string): number | undefined {
   if (/^lib\/(?:encoding\/)?[^/]+\.ts$/.test(path)) return 0;
   if (DOMAIN.some((folder) => path.startsWith(folder))) return 1;
   if (path === "lib/http/env.ts") return 2;
-  if (path.startsWith("lib/access/")) return 3;
+  if (path.startsWith("lib/access/") || path.startsWith("lib/publish/")) {
+    return 3;
+  }
   if (path.startsWith("lib/http/")) return 4;
   if (path.startsWith("routes/")) return 5;
   if (path === "router.ts") return 6;

@@ -50,6 +50,12 @@ export type RoutePath = RouteEntry["path"];
 /** The name of a route's rate budget, such as `save`. */
 export type BudgetName = RouteEntry["budget"];
 
+/**
+ * The query parameter of `POST /api/upload` that keeps the image aside for
+ * the editor's next publish (`?staged=1`) instead of storing it at once.
+ */
+export const STAGED_PARAMETER = "staged";
+
 /** Where the pages are in a site's checkout: `{PAGES_FOLDER}/{lang}/…`. */
 export const PAGES_FOLDER = "src/content/pages";
 

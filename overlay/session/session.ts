@@ -729,7 +729,9 @@ export class EditSession {
     page: PageEdit,
     base: PageObject,
   ): Promise<void> {
-    // Chosen images go up now, just before the page that names them.
+    // Chosen images go up now, just before the page that names them, kept
+    // aside (staged) so that the page's save commits them with it: one
+    // commit, and nothing in the repository if the save is refused.
     const chosen = [...page.changes.values()].flatMap(chosenIn);
     for (const [at, value] of page.changes) {
       if (chosenIn(value).length === 0) continue;
@@ -737,7 +739,10 @@ export class EditSession {
       const upload = client.upload.bind(client);
       page.changes.set(
         at,
-        await this.images.upload(value, (file, name) => upload(file, name)),
+        await this.images.upload(
+          value,
+          (file, name) => upload(file, name, { staged: true }),
+        ),
       );
     }
     const content = applyChanges(base, page.changes);

@@ -419,7 +419,14 @@ export async function walkRecipe(recipe: Recipe): Promise<void> {
   });
   await walk(host.url, double);
   const lines = host.logLines();
-  assert.ok(lines.every((line) => line.client !== undefined || line.message));
+  // A line per request (its client), per notice (its message), per GitHub
+  // call (its budget left).
+  assert.ok(
+    lines.every((line) =>
+      line.client !== undefined || line.message ||
+      Number.isInteger(line.remaining)
+    ),
+  );
   assert.ok(!host.output().includes(double.token), "the token is never logged");
   assert.ok(
     !host.output().includes("warning:"),
