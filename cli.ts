@@ -265,9 +265,11 @@ when there is no page file at all.
 
 With --html DIR, every .html file under DIR is checked instead: each
 ${INPAGE_ATTRIBUTES.page} names a page file that exists, each pointer names a value of
-it that fits its kind (text and html a string, image a media object, link a
-link object, list an array), and list items are numbered in order from 0.
-Each problem prints one line, file: pointer-or-selector: reason.
+it that fits its kind (text, html and markdown a string, image a media
+object, link a link object, list an array), list items are numbered in order
+from 0, and no html (rich-text) region names a string that looks like
+markdown (mark those data-inpage-markdown). Each problem prints one line,
+file: pointer-or-selector: reason.
 
 Examples:
   deno task editor check --repo .
