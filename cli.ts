@@ -31,6 +31,7 @@ import {
 } from "./lib/wire/names.ts";
 import type { ServeOptions } from "./cli/serve.ts";
 import type { HashKeyOptions } from "./cli/hash_key.ts";
+import type { TemplateSyntax } from "./lib/pages/locales.ts";
 
 export { openLocalCheckout } from "./lib/repository/local/mod.ts";
 export type {
@@ -155,6 +156,23 @@ function addRepoOption(command: Command): Command {
   );
 }
 
+/** `--template-syntax allow|refuse`. */
+function templateSyntax(value: string): TemplateSyntax {
+  if (value !== "allow" && value !== "refuse") {
+    throw new InvalidArgumentError('--template-syntax is "allow" or "refuse"');
+  }
+  return value;
+}
+
+/** `--template-syntax`, for a site that renders strings as templates. */
+function addTemplateOption(command: Command): Command {
+  return command.option(
+    "--template-syntax <allow|refuse>",
+    "refuse {{, {% and {# in every string and key, for a site that renders page strings as templates (Eleventy, Hugo)",
+    templateSyntax,
+  );
+}
+
 /** `--locales`, parsed by {@linkcode parseLocales}. */
 function addLocalesOption(command: Command): Command {
   return command.option(
@@ -178,7 +196,7 @@ function addServe(program: Command, io: CliIo): void {
       8787,
     )
     .option("--hostname <address>", "address to listen on", "127.0.0.1");
-  addLocalesOption(command)
+  addTemplateOption(addLocalesOption(command))
     .option(
       "--kv <file>",
       "SQLite file of the embedded KV (default: a file in your cache folder)",
@@ -204,6 +222,11 @@ To add an editor, run editor hash-key --name <id> --full-name <name> --email
 into EDITOR_KEYS; to remove one, delete their entry (their sessions end);
 restart editor serve after either.
 Each request writes one JSON log line on standard output. Ctrl-C stops.
+
+A site whose templates render page strings as templates (Eleventy's
+renderContent, a Nunjucks or Liquid filter, Hugo's RenderString) runs with
+--template-syntax refuse: a publish holding {{, {% or {# in any string or key
+is answered 422 invalid_content, reason template.
 
 The origin: the routes under /api/, the overlay's files under /_inpage/
 (a page loads them with <script type="module" src="/_inpage/loader.js">),
@@ -245,7 +268,7 @@ function addCheck(program: Command, io: CliIo): void {
       "Run the publish rules on every page file of a checkout (for a site's CI)",
     ),
   );
-  addLocalesOption(command)
+  addTemplateOption(addLocalesOption(command))
     .option(
       "--html <dir>",
       "check the regions of a built site (such as dist) against the page files instead",
@@ -259,6 +282,10 @@ ${ROUTES.save.path} applies (markup, links, ids, keys, media, size), and every m
 src must name a file under ${IMAGES_FOLDER}/. Every problem of every file prints
 one line, file: pointer: reason (detail), on standard output, the detail naming
 what is wrong; other files there (.md, .mdx) are named as not checked.
+
+With --template-syntax refuse (for a site that renders page strings as
+templates, as editor serve --template-syntax refuse does), no string or key
+may hold {{, {% or {#.
 
 Exit code: 0 when every page passes (one summary line), 1 otherwise, and 1
 when there is no page file at all.
@@ -284,7 +311,14 @@ and after it:
   - run: deno run -A jsr:@inpage/editor@2/cli check --repo . --html dist`,
     )
     .action(
-      async (options: { repo: string; locales?: string[]; html?: string }) => {
+      async (
+        options: {
+          repo: string;
+          locales?: string[];
+          html?: string;
+          templateSyntax?: TemplateSyntax;
+        },
+      ) => {
         const code = options.html === undefined
           ? await checkCommand(options, { out: io.out, err: io.err })
           : await checkHtmlCommand({ ...options, html: options.html }, io);
