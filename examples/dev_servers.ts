@@ -229,8 +229,12 @@ export interface Demo {
   copy: () => Promise<string>;
   /** Whether it has npm packages to install. */
   install: boolean;
-  /** Starts the dev server in the copy. */
-  start: (root: string) => Promise<RunningProcess>;
+  /**
+   * Starts the dev server in the copy; `editorPort` is where the editor will
+   * listen (a dev server that writes its own origin into pages, such as
+   * Hugo's live reload, is told it).
+   */
+  start: (root: string, editorPort: number) => Promise<RunningProcess>;
   /** More arguments of `editor serve`, such as `--template-syntax refuse`. */
   editorArgs?: string[];
 }
@@ -259,6 +263,8 @@ export async function runDemo(demo: Demo, args: string[]): Promise<void> {
     console.error(`${demo.name}: ${problem}`);
     Deno.exit(1);
   }
+  // The editor's port, chosen now: the dev server may need to know it.
+  const port = options.port === 0 ? freePort() : options.port;
   const root = await demo.copy();
   const remove = () => Deno.remove(root, { recursive: true }).catch(() => {});
   console.log(`Site copied to ${root} (a git repository)`);
@@ -270,7 +276,7 @@ export async function runDemo(demo: Demo, args: string[]): Promise<void> {
       console.log(`Installed in ${(ms / 1000).toFixed(1)} s`);
     }
     console.log(`Starting ${demo.server}…`);
-    server = await demo.start(root);
+    server = await demo.start(root, port);
   } catch (error) {
     await remove();
     console.error(`${demo.name}: ${firstLine(error)}`);
@@ -279,7 +285,7 @@ export async function runDemo(demo: Demo, args: string[]): Promise<void> {
   let editor: RunningProcess;
   try {
     editor = await startEditorProxy(root, server.url, {
-      port: options.port,
+      port,
       args: [
         "--hostname",
         options.hostname,

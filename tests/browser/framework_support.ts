@@ -85,7 +85,8 @@ export function navTexts(page: Page): Promise<string[]> {
  * and the reloaded page.
  *
  * @param options the site's checkout, its dev server, where the test keeps
- *   its files, a name for the screenshots, and the editor's extra arguments
+ *   its files, a name for the screenshots, the editor's extra arguments and
+ *   its port (the one the dev server was told, if any)
  */
 export async function reorderNavigation(options: {
   root: string;
@@ -93,10 +94,12 @@ export async function reorderNavigation(options: {
   work: string;
   name: string;
   editorArgs?: string[];
+  port?: number;
 }): Promise<void> {
   const { root, server, work, name } = options;
   const key = `${name} key`;
   await using editor = await startEditorProxy(root, server.url, {
+    port: options.port ?? 0,
     args: ["--kv", join(work, "kv.sqlite3"), ...options.editorArgs ?? []],
     env: { EDITOR_KEY_HASH: await fastHash(key) },
   });
@@ -139,6 +142,25 @@ export async function reorderNavigation(options: {
     },
     `${server.url}'s reload with the new order`,
     60_000,
+  );
+  // Nothing to restore: what the page holds now is what was published.
+  await page.waitForLoadState("networkidle").catch(() => {});
+  await page.locator(
+    '[data-inpage-list="/nav"][data-inpage-item], [data-inpage-item="/nav/0"]',
+  )
+    .first().waitFor();
+  await until(
+    async () =>
+      /No unsaved changes|Published/.test(
+        await page.getByRole("status").textContent() ?? "",
+      ),
+    "the reloaded overlay to be ready",
+    30_000,
+  );
+  assert.equal(
+    await page.getByText("Restore unsaved changes?").isVisible(),
+    false,
+    "a published change offered as a draft to restore",
   );
   await keep(page, `${name}-nav-published.png`);
 
