@@ -49,14 +49,18 @@ export {
   ConvertError,
   convertSite,
   pageName,
+  readFrontMatter,
   splitFrontMatter,
 } from "./cli/convert.ts";
 export type {
+  BodyRewrite,
   ConvertedPage,
   ConvertOptions,
   ConvertProblem,
   ConvertReport,
   FrontMatter,
+  FrontMatterFormat,
+  FrontMatterRead,
   ImageCopy,
 } from "./cli/convert.ts";
 export {
@@ -331,7 +335,7 @@ and after it:
 function addConvert(program: Command, io: CliIo): void {
   addRepoOption(
     program.command("convert").description(
-      "Convert front-matter pages (.md, .mdx) into page files, and their image paths into media objects",
+      "Convert front-matter pages (.md, .mdx: Astro, Eleventy, Hugo) into page files, and their image paths into media objects",
     ),
   )
     .argument(
@@ -348,17 +352,25 @@ function addConvert(program: Command, io: CliIo): void {
       "after",
       `
 Each source becomes ${PAGES_FOLDER}/{lang}/{page}.json: the page is its
-path in the folder named (an index file, -index.md, is its folder), in
-lower-case words joined by hyphens. Every front-matter key is kept as it is;
-the markdown body becomes the string field "body". A string naming an image
+path in the folder named (an index file, -index.md or _index.md, and a file
+named as its folder are the folder; the index of a folder named content is
+home), in lower-case words joined by hyphens. The front matter is YAML
+(---), Eleventy's ---json or ---js (values only: code is refused, never run),
+or Hugo's TOML (+++) or JSON; every key is kept as it is; the markdown body
+becomes the string field "body". In the body, a link to a source file
+converted in the same run (blog/thirdpost.md) becomes its page's URL
+(/{lang}/{page}/), an image beside the post (![alt](possum.png), <img
+src="./possum.png">) is copied and written ![alt](/images/possum.png); a link
+to a file not converted, and template syntax (a shortcode), are named. A string naming an image
 file ("/images/banner.png") becomes a media object {src, width, height, alt},
 its sides read from the file; the file is copied into ${IMAGES_FOLDER}/
 under a name the media rule accepts (Banner.PNG to banner.png) and the
 original stays. A page is written only when it passes the page rules
 (raw HTML in a body does not: write markdown); the sources are never changed.
 
-Standard output: one line per page written and per image copied, then
-"not converted: source: pointer: reason" for what could not be converted.
+Standard output: one line per page written, per link or image rewritten and
+per image copied, then "not converted: source: pointer: reason" for what
+could not be converted.
 Exit code: 0 when everything converted, 1 otherwise.
 
 Examples:
