@@ -211,6 +211,37 @@ export function startEditorProxy(
   );
 }
 
+/**
+ * Runs a build to its end (`astro build`, `eleventy`, `hugo`).
+ *
+ * @param what the build, in words, for the error
+ * @param args the arguments after the program (Deno unless `program`)
+ * @param options its folder, environment and program
+ * @throws {Error} with what it printed, when it fails
+ */
+export async function runBuild(
+  what: string,
+  args: string[],
+  options: { cwd: string; env?: Record<string, string>; program?: string },
+): Promise<void> {
+  const { success, stdout, stderr } = await new Deno.Command(
+    options.program ?? Deno.execPath(),
+    {
+      args,
+      cwd: options.cwd,
+      env: { NO_COLOR: "1", ...options.env },
+      stdout: "piped",
+      stderr: "piped",
+    },
+  ).output();
+  if (!success) {
+    const decoder = new TextDecoder();
+    throw new Error(
+      `${what} failed:\n${decoder.decode(stdout)}\n${decoder.decode(stderr)}`,
+    );
+  }
+}
+
 /** The first line of what was thrown. */
 export function firstLine(error: unknown): string {
   return String(error instanceof Error ? error.message : error).split("\n")[0]

@@ -18,6 +18,7 @@ import {
   copyToRepository,
   freePort,
   PACKAGE_ROOT,
+  runBuild,
   runDemo,
   type RunningProcess,
   spawnUntil,
@@ -104,22 +105,11 @@ export async function startAstroDev(
  *
  * @param root the site's folder, packages installed
  */
-export async function astroBuild(root: string): Promise<void> {
-  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "npm:astro", "build"],
+export function astroBuild(root: string): Promise<void> {
+  return runBuild("astro build", ["run", "-A", "npm:astro", "build"], {
     cwd: root,
-    env: { NO_COLOR: "1", ...ASTRO_ENV },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!success) {
-    const decoder = new TextDecoder();
-    throw new Error(
-      `astro build failed:\n${decoder.decode(stdout)}\n${
-        decoder.decode(stderr)
-      }`,
-    );
-  }
+    env: ASTRO_ENV,
+  });
 }
 
 if (import.meta.main) {

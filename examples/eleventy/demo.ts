@@ -19,6 +19,7 @@ import {
   copyToRepository,
   freePort,
   PACKAGE_ROOT,
+  runBuild,
   runDemo,
   type RunningProcess,
   spawnUntil,
@@ -90,20 +91,11 @@ export function startEleventyServe(
  *
  * @param root the site's folder, packages installed
  */
-export async function eleventyBuild(root: string): Promise<void> {
-  const { success, stdout, stderr } = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "npm:@11ty/eleventy"],
+export function eleventyBuild(root: string): Promise<void> {
+  return runBuild("eleventy", ["run", "-A", "npm:@11ty/eleventy"], {
     cwd: root,
-    env: { NO_COLOR: "1", ...ELEVENTY_ENV },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!success) {
-    const decoder = new TextDecoder();
-    throw new Error(
-      `eleventy failed:\n${decoder.decode(stdout)}\n${decoder.decode(stderr)}`,
-    );
-  }
+    env: ELEVENTY_ENV,
+  });
 }
 
 if (import.meta.main) {

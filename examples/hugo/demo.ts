@@ -18,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import {
   copyToRepository,
   freePort,
+  runBuild,
   runDemo,
   type RunningProcess,
   spawnUntil,
@@ -95,18 +96,8 @@ export async function startHugoServer(
  *
  * @param root the site's folder
  */
-export async function hugoBuild(root: string): Promise<void> {
-  const { success, stdout, stderr } = await new Deno.Command("hugo", {
-    cwd: root,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  if (!success) {
-    const decoder = new TextDecoder();
-    throw new Error(
-      `hugo failed:\n${decoder.decode(stdout)}\n${decoder.decode(stderr)}`,
-    );
-  }
+export function hugoBuild(root: string): Promise<void> {
+  return runBuild("hugo", [], { cwd: root, program: "hugo" });
 }
 
 if (import.meta.main) {
