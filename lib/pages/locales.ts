@@ -4,10 +4,7 @@
  * @module
  */
 
-import {
-  refusesTemplateSyntax,
-  type TemplateSyntax,
-} from "./template_rule.ts";
+import { refusesTemplateSyntax, type TemplateSyntax } from "./template_rule.ts";
 
 export type { TemplateSyntax };
 
