@@ -31,7 +31,13 @@
  */
 
 export { createRouter } from "./router.ts";
-export type { RouteHandlers, Router, RouterOptions, Routes } from "./router.ts";
+export type {
+  RouteHandlers,
+  Router,
+  RouterOptions,
+  Routes,
+  TemplateSyntax,
+} from "./router.ts";
 export { createAuthRoute } from "./routes/auth.ts";
 export type { AuthRoute } from "./routes/auth.ts";
 export { createContentRoute } from "./routes/content.ts";

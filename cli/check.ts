@@ -13,7 +13,7 @@
  */
 
 import { join, relative, sep } from "node:path";
-import { checkLocales } from "../lib/pages/locales.ts";
+import { checkLocales, type TemplateSyntax } from "../lib/pages/locales.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import {
   type PageProblem,
@@ -34,6 +34,11 @@ export interface CheckOptions {
   repo: string;
   /** The locales; default the folder names under `src/content/pages`. */
   locales?: string[] | undefined;
+  /**
+   * `refuse` when the site renders page strings as templates, as
+   * `editor serve --template-syntax refuse` does. Default `allow`.
+   */
+  templateSyntax?: TemplateSyntax | undefined;
 }
 
 /** One problem of a page file, and where. */
@@ -111,6 +116,7 @@ export async function checkPages(options: CheckOptions): Promise<CheckReport> {
   try {
     locales = checkLocales({
       locales: options.locales ?? await localeFolders(root),
+      templateSyntax: options.templateSyntax,
     });
   } catch (error) {
     // A locale folder's name may hold anything: the message is made safe.
@@ -118,7 +124,9 @@ export async function checkPages(options: CheckOptions): Promise<CheckReport> {
   }
   const failures: PageFailure[] = [];
   for (const page of found.pages) {
-    failures.push(...await checkFile(root, page, locales));
+    failures.push(
+      ...await checkFile(root, page, locales, options.templateSyntax),
+    );
   }
   return { files: found.pages.length, locales, failures, unchecked };
 }
@@ -167,6 +175,7 @@ async function checkFile(
   root: string,
   page: PageEntry,
   locales: readonly string[],
+  templateSyntax: TemplateSyntax | undefined,
 ): Promise<PageFailure[]> {
   const file = page.file;
   const fail = (pointer: string, reason: string, detail: string) => [{
@@ -232,7 +241,7 @@ async function checkFile(
   }
   let written: string;
   try {
-    written = pageRules(text);
+    written = pageRules(text, undefined, { templateSyntax });
   } catch (error) {
     if (!(error instanceof PageRuleError)) throw error;
     return error.problems.map((problem) => ({

@@ -7,12 +7,18 @@
  *
  * - every `data-inpage-page` names a page file of the checkout that exists
  *   and holds JSON, once per HTML file;
- * - every pointer (`data-inpage-text`, `-html`, `-image`, `-link`, `-list`,
- *   `-item`, `-fields`) is a JSON Pointer that names a value of that file,
- *   and the value fits the kind: a string for text and html, a media object
+ * - every pointer (`data-inpage-text`, `-html`, `-markdown`, `-image`,
+ *   `-link`, `-list`, `-item`, `-fields`) is a JSON Pointer that names a
+ *   value of that file, and the value fits the kind: a string for text, html
+ *   and markdown, a media object
  *   (a string `src`) for an image, a link object (a string `href`, a string
  *   `title` if any) for a link, an array for a list, a string, number or
  *   boolean for a page field;
+ * - a rich-text region (`data-inpage-html`) does not name a string that
+ *   looks like markdown (a `## ` line, a blank line between paragraphs,
+ *   `**bold**`, … without the HTML of rich text): the site renders it as
+ *   markdown, and the rich-text editor would rewrite it as HTML. Such a
+ *   region is marked `data-inpage-markdown`;
  * - the element children of a list are its items, numbered in order from 0
  *   (`/sections/0`, `/sections/1`, …), as many as the array holds, and the
  *   pointers inside an item stay inside it;
@@ -29,6 +35,7 @@ import { checkLocales } from "../lib/pages/locales.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import { getPointer, pointerProblem, setPointer } from "../lib/wire/pointer.ts";
 import { INPAGE_ATTRIBUTES as A, PAGES_FOLDER } from "../lib/wire/names.ts";
+import { looksLikeMarkdown } from "../lib/markdown/looks_like.ts";
 import { localeFolders, ServeError } from "./site_checkout.ts";
 
 type Element = DefaultTreeAdapterTypes.Element;
@@ -67,13 +74,22 @@ export interface HtmlCheckReport {
 }
 
 /** The pointer attributes, in the order they are checked on an element. */
-const KINDS = ["item", "list", "link", "text", "html", "image"] as const;
+const KINDS = [
+  "item",
+  "list",
+  "link",
+  "text",
+  "html",
+  "markdown",
+  "image",
+] as const;
 type Kind = (typeof KINDS)[number];
 
 /** What each kind needs, in words. */
 const NEEDS: Record<Kind | "fields", string> = {
   text: "a text region needs a string",
   html: "a rich-text region needs a string",
+  markdown: "a markdown region needs a string",
   image: "an image region needs a media object (a string src)",
   link:
     "a link region needs a link object (a string href, a string title if any)",
@@ -90,6 +106,7 @@ function fits(kind: Kind | "fields", value: unknown): boolean {
   switch (kind) {
     case "text":
     case "html":
+    case "markdown":
       return typeof value === "string";
     case "image":
       return typeof record?.src === "string";
@@ -463,6 +480,14 @@ async function checkDocument(
         );
       } else if (kind === "list") {
         checkItems(element, pointer, found.value);
+      } else if (kind === "html") {
+        const sign = looksLikeMarkdown(found.value as string);
+        if (sign !== undefined) {
+          problem(
+            pointer,
+            `${name} names a string that looks like markdown (${sign}); if the site renders it as markdown, mark it ${A.markdown}: the rich-text editor would rewrite it as HTML`,
+          );
+        }
       }
     }
     if (item !== undefined && pointerProblem(item) === undefined) {

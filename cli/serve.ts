@@ -8,7 +8,7 @@
 import { join, resolve } from "node:path";
 import { createRouter } from "../router.ts";
 import type { Env } from "../lib/http/env.ts";
-import { checkLocales } from "../lib/pages/locales.ts";
+import { checkLocales, type TemplateSyntax } from "../lib/pages/locales.ts";
 import { hashKey, parseKeyHash } from "../lib/access/site_key.ts";
 import { readEditorKeys } from "../lib/access/editors.ts";
 import { randomToken } from "../lib/access/random_token.ts";
@@ -34,6 +34,11 @@ export interface ServeOptions {
   hostname: string;
   /** The locales; default the folder names under `src/content/pages`. */
   locales?: string[] | undefined;
+  /**
+   * `refuse` when the site renders page strings as templates: `{{`, `{%`
+   * and `{#` are refused in every string and key. Default `allow`.
+   */
+  templateSyntax?: TemplateSyntax | undefined;
   /** The KV file; default a file in the user's cache folder. */
   kv?: string | undefined;
   /** Whether to commit each publish (when the folder is a git repository). */
@@ -102,7 +107,7 @@ export async function startServe(
     await requireSiteOptions(options);
     const locales = options.locales ?? await localeFolders(root);
     try {
-      checkLocales({ locales });
+      checkLocales({ locales, templateSyntax: options.templateSyntax });
     } catch (error) {
       throw new ServeError((error as Error).message);
     }
@@ -132,7 +137,10 @@ export async function startServe(
       EDITOR_LOG: (line) => io.out(line + "\n"),
       ...(bodyIdleMs === undefined ? {} : { EDITOR_BODY_IDLE_MS: bodyIdleMs }),
     };
-    const router = createRouter({ locales });
+    const router = createRouter({
+      locales,
+      templateSyntax: options.templateSyntax,
+    });
     const listening = { port: options.port };
     const handle = siteHandler(router, env, options, listening);
     const controller = new AbortController();

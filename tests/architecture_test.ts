@@ -21,7 +21,13 @@ import { dirname, join, normalize, relative } from "node:path";
 
 const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), ".."));
 
-const DOMAIN = ["lib/pages/", "lib/images/", "lib/repository/", "lib/wire/"];
+const DOMAIN = [
+  "lib/pages/",
+  "lib/images/",
+  "lib/repository/",
+  "lib/wire/",
+  "lib/markdown/",
+];
 
 /** The layer of a file, bottom 0; `undefined` outside the layered tree. */
 function layer(path: string): number | undefined {
@@ -258,4 +264,26 @@ Deno.test("access code throws its own errors: it imports nothing of lib/http/ bu
     ),
     ["lib/http/http_error.ts"],
   );
+});
+
+Deno.test("the markdown engine is pure: it imports itself and markdown-it only, and touches no host or DOM API", async () => {
+  const folder = "lib/markdown";
+  const broken: string[] = [];
+  let files = 0;
+  for await (const entry of Deno.readDir(join(ROOT, folder))) {
+    if (!entry.name.endsWith(".ts")) continue;
+    files++;
+    const path = `${folder}/${entry.name}`;
+    const source = withoutComments(await Deno.readTextFile(join(ROOT, path)));
+    for (const specifier of staticSpecifiers(source)) {
+      if (specifier !== "markdown-it" && !/^\.\/[a-z_]+\.ts$/.test(specifier)) {
+        broken.push(`${path}: ${specifier}`);
+      }
+    }
+    if (/\b(?:Deno|document|window|navigator)\s*\./.test(source)) {
+      broken.push(`${path}: a host or DOM API`);
+    }
+  }
+  assert.ok(files >= 8, `${files} files`);
+  assert.deepEqual(broken, []);
 });

@@ -70,8 +70,9 @@ export const EDIT_COOKIE = "editor_edit";
 
 /**
  * The attributes of the page a site's templates and the overlay share:
- * those the templates write (`page`, `text`, `html`, `image`, `link`,
- * `list`, `item`, `template`, `default`, `fields`, `imageFormat`) and those
+ * those the templates write (`page`, `text`, `html`, `markdown`, `image`,
+ * `link`, `list`, `item`, `template`, `default`, `fields`, `imageFormat`)
+ * and those
  * the overlay sets while editing.
  *
  * @example
@@ -89,6 +90,8 @@ export const INPAGE_ATTRIBUTES = {
   text: "data-inpage-text",
   /** A rich-text field, by its JSON Pointer. */
   html: "data-inpage-html",
+  /** A string the site renders as CommonMark, by its JSON Pointer. */
+  markdown: "data-inpage-markdown",
   /** A media object, by its JSON Pointer. */
   image: "data-inpage-image",
   /** A link object (`href`, optional `title`), by its JSON Pointer. */

@@ -238,6 +238,46 @@ Deno.test("check --html: each kind must fit its value", async () => {
   ]);
 });
 
+Deno.test("check --html: a markdown region needs a string; a rich-text region holding markdown is named, and nothing is rewritten", async () => {
+  const page = {
+    ...PAGE,
+    body: "## Setup\n\nRun **it**.",
+    intro: "First.\n\nSecond.",
+    rich: "<p>First.</p><p>Second, **not** markdown here.</p>",
+    plain: "Just words.",
+    count: 3,
+  };
+  const html = `<main${attrs(inpage.page(HOME))}>
+    <div${
+    attrs(inpage.markdown("/body"))
+  }><h2>Setup</h2><p>Run <strong>it</strong>.</p></div>
+    <div${attrs(inpage.html("/intro"))}><p>First.</p><p>Second.</p></div>
+    <div${attrs(inpage.html("/rich"))}></div>
+    <div${attrs(inpage.html("/plain"))}>Just words.</div>
+    <div${attrs(inpage.markdown("/count"))}></div>
+  </main>`;
+  await using fixture = await site({ "a.html": html }, { [HOME]: page });
+  const before = await Deno.readTextFile(join(fixture.root, HOME));
+  assert.deepEqual(await lines(fixture.dist, fixture.root), [
+    "a.html: /intro: data-inpage-html names a string that looks like markdown (a blank line between paragraphs); if the site renders it as markdown, mark it data-inpage-markdown: the rich-text editor would rewrite it as HTML",
+    "a.html: /count: data-inpage-markdown names a number; a markdown region needs a string",
+  ]);
+  assert.equal(await Deno.readTextFile(join(fixture.root, HOME)), before);
+  // Through the CLI: exit 1, the line printed.
+  const run = await runCli([
+    "check",
+    "--repo",
+    fixture.root,
+    "--html",
+    fixture.dist,
+  ]);
+  assert.equal(run.code, 1);
+  assert.match(
+    run.stdout,
+    /\/intro: data-inpage-html names a string that looks like markdown/,
+  );
+});
+
 Deno.test("check --html: page files, containers, lists and templates that drifted", async () => {
   const html = `<h1${attrs(inpage.text("/title"))}>Outside</h1>
   <div data-inpage-page="src/content/pages/en/gone.json"><p data-inpage-text="/x"></p></div>
