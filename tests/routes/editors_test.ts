@@ -196,6 +196,79 @@ Deno.test("removing one editor, or changing their hash, ends their sessions and 
   assert.equal(await status(plain, rotated), 401);
 });
 
+Deno.test("a session ended because its editor was removed or rehashed stays ended when the same entry comes back (an undo, a rollback, an older environment)", async () => {
+  // One KV file, opened anew for each environment, as a restart does.
+  const folder = await Deno.makeTempDir();
+  const path = `${folder}/kv.sqlite3`;
+  const keys = await editorKeys({ ...TEAM });
+  const plainHash = await fastHash(SITE_KEY);
+  const restart = async (extra: Env) => {
+    const kv = await Deno.openKv(path);
+    return {
+      env: testEnv(kv, { EDITOR_KEY_HASH: plainHash, ...extra }),
+      [Symbol.dispose]: () => kv.close(),
+    };
+  };
+  const status = async (cookie: string, env: Env) => {
+    const response = await whoAmI(cookie, env);
+    await response.body?.cancel();
+    return response.status;
+  };
+  try {
+    let alice: string, bob: string, plain: string;
+    {
+      using first = await restart({ EDITOR_KEYS: keys });
+      alice = await logIn(ALICE, first.env);
+      bob = await logIn(BOB, first.env);
+      plain = await logIn(SITE_KEY, first.env);
+    }
+    {
+      // Alice removed, Bob rehashed, the plain key rotated.
+      using changed = await restart({
+        EDITOR_KEY_HASH: await fastHash("another plain key"),
+        EDITOR_KEYS: JSON.stringify({
+          bob: {
+            hash: await fastHash("bob.a-new-secret"),
+            name: "Bob Stone",
+            email: "bob@example.com",
+          },
+        }),
+      });
+      assert.equal(await status(alice, changed.env), 401);
+      assert.equal(await status(bob, changed.env), 401);
+      assert.equal(await status(plain, changed.env), 401);
+    }
+    {
+      // Everything as it was: the sessions stay ended.
+      using back = await restart({ EDITOR_KEYS: keys });
+      assert.equal(await status(alice, back.env), 401);
+      assert.equal(await status(bob, back.env), 401);
+      assert.equal(await status(plain, back.env), 401);
+      // Logging in again opens a new session.
+      assert.equal(await status(await logIn(ALICE, back.env), back.env), 200);
+    }
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("a malformed EDITOR_KEYS refuses every session but ends none: fixed, the sessions are valid again", async () => {
+  using s = await setup({ EDITOR_KEY_HASH: await fastHash(SITE_KEY) });
+  const alice = await logIn(ALICE, s.env);
+  const plain = await logIn(SITE_KEY, s.env);
+  const broken: Env = { ...s.env, EDITOR_KEYS: "{alice:" };
+  for (const cookie of [alice, plain]) {
+    const response = await whoAmI(cookie, broken);
+    assert.equal(response.status, 401);
+    await response.body?.cancel();
+  }
+  for (const cookie of [alice, plain]) {
+    const response = await whoAmI(cookie, s.env);
+    assert.equal(response.status, 200);
+    await response.body?.cancel();
+  }
+});
+
 Deno.test("the plain site key keeps working beside named keys, as the editor named editor", async () => {
   using s = await setup({ EDITOR_KEY_HASH: await fastHash(SITE_KEY) });
   const cookie = await logIn(SITE_KEY, s.env);
