@@ -7,6 +7,11 @@
  * editor and a fingerprint of that editor's hash, so that removing an
  * editor, or changing their hash, ends their sessions and nobody else's.
  *
+ * Names and emails hold no control or line-breaking character (C0, DEL,
+ * C1, U+2028, U+2029: `CONTROL_OR_BREAK`): they become commit authors and
+ * log text. This is the one reader of `EDITOR_KEYS`: `editor serve` and
+ * `editor hash-key --name` check entries with it too.
+ *
  * A malformed `EDITOR_KEYS` fails closed, as a missing key configuration
  * does: every login is refused (after the same work) and no session is
  * valid, and each refused login's log line says why.
@@ -15,6 +20,7 @@
  */
 
 import { sha256Hex } from "../digest.ts";
+import { CONTROL_OR_BREAK, jsonLine } from "../encoding/text.ts";
 import type { Env } from "../http/env.ts";
 import { type KeyHashParams, parseKeyHash } from "./site_key.ts";
 
@@ -49,9 +55,8 @@ export const EDITOR_NAME_MAX = 100;
 /** Longest editor email, in characters. */
 export const EDITOR_EMAIL_MAX = 254;
 const EMAIL = /^[^\s<>@,;"'\\]+@[^\s<>@,;"'\\]+$/;
-// Control characters, and what would break a git ident line.
-// deno-lint-ignore no-control-regex
-const NAME_REFUSED = /[\x00-\x1f\x7f<>]/;
+/** What would break a git ident line, beside {@linkcode CONTROL_OR_BREAK}. */
+const IDENT_REFUSED = /[<>]/;
 
 /** A named editor as configured: identity, hash and session fingerprint. */
 interface NamedEditor extends EditorIdentity {
@@ -112,7 +117,8 @@ function parse(raw: unknown): EditorKeys {
   }
   const editors = new Map<string, NamedEditor>();
   for (const [id, entry] of Object.entries(value)) {
-    const shown = JSON.stringify(id.slice(0, 40));
+    // On one line whatever the id holds: the problem is printed at start.
+    const shown = jsonLine(id.slice(0, 40));
     if (!EDITOR_ID.test(id)) {
       return refuse(`EDITOR_KEYS: the id ${shown} is not [a-z0-9-]{1,32}`);
     }
@@ -133,18 +139,21 @@ function parse(raw: unknown): EditorKeys {
     }
     if (
       typeof name !== "string" || name.trim() === "" ||
-      name.length > EDITOR_NAME_MAX || NAME_REFUSED.test(name) ||
+      name.length > EDITOR_NAME_MAX || CONTROL_OR_BREAK.test(name) ||
+      IDENT_REFUSED.test(name) ||
       !/[\p{L}\p{N}]/u.test(name)
     ) {
       return refuse(
-        `EDITOR_KEYS: the name of ${shown} must be 1 to ${EDITOR_NAME_MAX} characters with a letter or digit, without control characters, < or >`,
+        `EDITOR_KEYS: the name of ${shown} must be 1 to ${EDITOR_NAME_MAX} characters with a letter or digit, without control or line-breaking characters, < or >`,
       );
     }
     if (
       typeof email !== "string" || email.length > EDITOR_EMAIL_MAX ||
-      !EMAIL.test(email)
+      !EMAIL.test(email) || CONTROL_OR_BREAK.test(email)
     ) {
-      return refuse(`EDITOR_KEYS: the email of ${shown} is not an address`);
+      return refuse(
+        `EDITOR_KEYS: the email of ${shown} is not an address (one line, without control characters)`,
+      );
     }
     const trimmed = hash.trim();
     editors.set(id, {

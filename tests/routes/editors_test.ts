@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { createRouter, type Env } from "../../mod.ts";
+import { readEditorKeys } from "../../lib/access/editors.ts";
 import {
   DEFAULT_KEY_PARAMS,
   hashKey,
@@ -357,6 +358,69 @@ Deno.test("a malformed EDITOR_KEYS fails closed: every login refused after the s
         assert.equal(me.status, 401);
         await me.body?.cancel();
       });
+    }
+  } finally {
+    kv.close();
+  }
+});
+
+/** Every control and line-breaking character a name or email may not hold. */
+const CONTROLS: readonly [string, string][] = [
+  ["NUL", "\u0000"],
+  ["ESC", "\u001b"],
+  ["a line feed", "\n"],
+  ["DEL", "\u007f"],
+  ["U+0080", "\u0080"],
+  ["U+0085 (next line)", "\u0085"],
+  ["U+009B (CSI)", "\u009b"],
+  ["U+2028", "\u2028"],
+  ["U+2029", "\u2029"],
+];
+
+Deno.test("the one reader of EDITOR_KEYS refuses a name or email holding any control or line-breaking character, saying which entry on one line", async () => {
+  const hash = await fastHash(ALICE);
+  for (const [label, character] of CONTROLS) {
+    for (
+      const [field, entry] of [
+        ["name", { hash, name: `Alice${character}Martin`, email: "a@x.org" }],
+        ["email", { hash, name: "Alice", email: `alice${character}@x.org` }],
+        ["email", { hash, name: "Alice", email: `alice@x.org${character}` }],
+      ] as const
+    ) {
+      const read = readEditorKeys(JSON.stringify({ alice: entry }));
+      assert.ok(!read.ok, `${label} in the ${field}`);
+      assert.match(read.problem, new RegExp(`the ${field} of "alice"`));
+    }
+  }
+  // The id is shown on one line, whatever it holds.
+  const odd = readEditorKeys(JSON.stringify({ "a\u2028\u0085b": {} }));
+  assert.ok(!odd.ok);
+  assert.equal(odd.problem.split(/[\n\r\u0085\u2028\u2029]/).length, 1);
+  assert.match(odd.problem, /"a\\u2028\\u0085b"/);
+});
+
+Deno.test("a name or email holding a control or line-breaking character fails closed: every login refused, the log line says which entry", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const hash = await fastHash(ALICE);
+    for (
+      const [field, entry] of [
+        ["name", { hash, name: "Alice\u001b[2J", email: "a@x.org" }],
+        ["email", { hash, name: "Alice", email: "alice@x.org\u2028" }],
+      ] as const
+    ) {
+      const env = testEnv(kv, {
+        EDITOR_KEYS: JSON.stringify({ alice: entry }),
+      });
+      const { status, body } = await answer(await sendKey(ALICE, env));
+      assert.equal(status, 401);
+      assert.deepEqual(body, WRONG);
+      const line = env.logs.at(-1) ?? "";
+      assert.match(
+        JSON.parse(line).detail,
+        new RegExp(`the ${field} of "alice"`),
+      );
+      assert.match(line, /every login is refused/);
     }
   } finally {
     kv.close();
