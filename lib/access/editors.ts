@@ -3,7 +3,9 @@
  * `name`, `email`), beside the plain site key of `EDITOR_KEY_HASH` (the
  * editor named `editor`). A named key is `<id>.<secret>`: the part before
  * its first `.` picks the one hash to verify, so a login costs one argon2
- * verification however many editors there are. A session remembers its
+ * verification however many editors there are (plus one decoy hash for each
+ * other cost among the configured hashes, when they differ: every login then
+ * costs the same, see `keyTarget`). A session remembers its
  * editor and a fingerprint of that editor's hash, so that removing an
  * editor, or changing their hash, ends their sessions and nobody else's.
  *
@@ -22,7 +24,11 @@
 import { sha256Hex } from "../digest.ts";
 import { CONTROL_OR_BREAK, jsonLine } from "../encoding/text.ts";
 import type { Env } from "../http/env.ts";
-import { type KeyHashParams, parseKeyHash } from "./site_key.ts";
+import {
+  DEFAULT_KEY_PARAMS,
+  type KeyHashParams,
+  parseKeyHash,
+} from "./site_key.ts";
 
 /** Who is editing: the id, and the name and email their commits carry. */
 export interface EditorIdentity {
@@ -195,6 +201,15 @@ export interface KeyTarget {
   decoy: KeyHashParams | undefined;
   /** Why every login is refused, for the log, when it is. */
   refused: string | undefined;
+  /**
+   * The other costs to pay as decoys after the verification: one per cost
+   * among the configured hashes (`EDITOR_KEY_HASH` and every named editor's)
+   * other than the verified hash's own. Every login then computes one hash
+   * of each cost, whichever hash its key names, so no id can be told from
+   * an unknown one by timing, whatever the costs; with one cost (every hash
+   * made with the same parameters), none.
+   */
+  also: KeyHashParams[];
 }
 
 /**
@@ -223,8 +238,15 @@ export function keyTarget(key: string, env: Env): KeyTarget {
       hash: undefined,
       decoy: undefined,
       refused: `${keys.problem}: every login is refused`,
+      also: [],
     };
   }
+  const plain = env.EDITOR_KEY_HASH || undefined;
+  const plainParams = parseKeyHash(plain);
+  const costs = distinctCosts([
+    ...(plainParams ? [plainParams] : []),
+    ...[...keys.editors.values()].map((editor) => editor.params),
+  ]);
   const dot = key.indexOf(".");
   const named = dot > 0 ? keys.editors.get(key.slice(0, dot)) : undefined;
   if (named) {
@@ -233,17 +255,51 @@ export function keyTarget(key: string, env: Env): KeyTarget {
       hash: named.hash,
       decoy: undefined,
       refused: undefined,
+      also: othersThan(costs, named.params),
     };
   }
   const first = keys.editors.values().next().value;
   return {
     editor: PLAIN_EDITOR,
-    hash: env.EDITOR_KEY_HASH || undefined,
+    hash: plain,
     decoy: first?.params,
-    refused: env.EDITOR_KEY_HASH || first ? undefined : (
+    refused: plain || first ? undefined : (
       "EDITOR_KEY_HASH is not set: every login is refused"
     ),
+    also: othersThan(
+      costs,
+      plainParams ?? first?.params ?? DEFAULT_KEY_PARAMS,
+    ),
   };
+}
+
+/** The same cost: memory, iterations and lanes. */
+function sameCost(a: KeyHashParams, b: KeyHashParams): boolean {
+  return a.memory === b.memory && a.iterations === b.iterations &&
+    a.parallelism === b.parallelism;
+}
+
+/** Each cost once, in the order first met. */
+function distinctCosts(all: readonly KeyHashParams[]): KeyHashParams[] {
+  const costs: KeyHashParams[] = [];
+  for (const params of all) {
+    if (!costs.some((cost) => sameCost(cost, params))) {
+      costs.push({
+        memory: params.memory,
+        iterations: params.iterations,
+        parallelism: params.parallelism,
+      });
+    }
+  }
+  return costs;
+}
+
+/** The costs but the verified hash's own. */
+function othersThan(
+  costs: readonly KeyHashParams[],
+  own: KeyHashParams,
+): KeyHashParams[] {
+  return costs.filter((cost) => !sameCost(cost, own));
 }
 
 /**

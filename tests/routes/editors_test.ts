@@ -5,6 +5,7 @@ import {
   DEFAULT_KEY_PARAMS,
   hashKey,
   lastVerificationCost,
+  lastVerificationWork,
   verificationCount,
 } from "../../lib/access/site_key.ts";
 import {
@@ -158,6 +159,63 @@ Deno.test("an unknown id costs what the named editors' hashes cost when there is
     iterations: 1,
     parallelism: 1,
   });
+});
+
+Deno.test("an unknown id computes the same hashes as a known id with a wrong secret, whatever the costs of EDITOR_KEY_HASH and the editors' hashes", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const cost = (memory: number, iterations: number) => ({
+      memory,
+      iterations,
+      parallelism: 1,
+    });
+    const costs = [cost(64, 1), cost(128, 2), cost(96, 3)];
+    const env = testEnv(kv, {
+      EDITOR_KEY_HASH: await hashKey(SITE_KEY, costs[1]),
+      EDITOR_KEYS: JSON.stringify({
+        alice: {
+          hash: await hashKey(ALICE, costs[0]),
+          name: "Alice Martin",
+          email: "alice@example.com",
+        },
+        bob: {
+          hash: await hashKey(BOB, costs[2]),
+          name: "Bob Stone",
+          email: "bob@example.com",
+        },
+        carol: {
+          hash: await hashKey("carol.secret", costs[0]),
+          name: "Carol",
+          email: "carol@example.com",
+        },
+      }),
+    });
+    const order = (work: { memory: number; iterations: number }[]) =>
+      work.map(({ memory, iterations }) => `${memory}/${iterations}`).sort();
+    const every = order(costs);
+    for (
+      const [key, status] of [
+        ["alice.wrong", 401],
+        ["bob.wrong", 401],
+        ["mallory.guess", 401],
+        ["no-dot-at-all", 401],
+        [ALICE, 200],
+        [BOB, 200],
+        [SITE_KEY, 200],
+      ] as const
+    ) {
+      const before = verificationCount();
+      const response = await sendKey(key, env);
+      assert.equal(response.status, status, key);
+      await response.body?.cancel();
+      assert.equal(verificationCount(), before + 1, key);
+      // One hash of each cost, the verified one first.
+      assert.deepEqual(order(lastVerificationWork()), every, key);
+    }
+    assert.deepEqual(lastVerificationCost(), costs[1], "the plain key first");
+  } finally {
+    kv.close();
+  }
 });
 
 Deno.test("removing one editor, or changing their hash, ends their sessions and nobody else's", async () => {
