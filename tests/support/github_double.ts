@@ -22,7 +22,19 @@
  *   `sha` (the branch, or a commit), only those that changed `path` when
  *   given, `per_page` (default 30, at most 100) a `page`, with a `Link`
  *   header (`first`, `prev`, `next`, `last`) when there are more pages; an
- *   unknown `sha` is 404 `No commit found for SHA: …`.
+ *   unknown `sha` is 404 `No commit found for SHA: …`;
+ * - `GET /repos/{owner}/{repo}/compare/{base}...{head}` compares two commits
+ *   (a branch name or a sha; an annotated tag's id is peeled to its commit):
+ *   `status` (`identical`, `ahead`, `behind`, `diverged`), `ahead_by`,
+ *   `behind_by`, `base_commit` and `merge_base_commit`; an unknown one is
+ *   404 `Not Found`;
+ * - commits off the branch (another branch's) and annotated tags can be
+ *   made (`addOffBranchCommit`, `addTag`): `ref`, `sha` and the compare API
+ *   reach them, as on GitHub;
+ * - a symbolic link (`addLink`, a commit of the branch making a path a link):
+ *   a read answers, as GitHub documents, the file it names when that is a
+ *   file of the repository (under that file's own `path`), else
+ *   `type: "symlink"` with its `target`.
  *
  * @module
  */
@@ -64,6 +76,8 @@ export interface DoubleCommit {
   parent: string | null;
   /** The branch's files after it. */
   files: Map<string, Uint8Array>;
+  /** The symbolic links after it: path → target (relative to its folder). */
+  links?: Map<string, string>;
 }
 
 /** A fault answered instead of the normal answer. */
@@ -133,6 +147,29 @@ export interface GitHubDouble {
   /** Every request received, in order. */
   requests: RecordedRequest[];
   /**
+   * Makes a commit on another branch, from the branch's head: the branch
+   * does not move.
+   *
+   * @param files the files it changes, by path
+   * @returns its sha
+   */
+  addOffBranchCommit(files: Record<string, string>): Promise<string>;
+  /**
+   * Makes an annotated tag of a commit.
+   *
+   * @param commit the commit's sha
+   * @returns the tag object's own sha
+   */
+  addTag(commit: string): Promise<string>;
+  /**
+   * Commits on the branch a path turned into a symbolic link.
+   *
+   * @param path the link's path
+   * @param target what it names, relative to its folder
+   * @returns the commit's sha
+   */
+  addLink(path: string, target: string): Promise<string>;
+  /**
    * Sets the fault for the next calls, replacing any; `null` clears it.
    *
    * @param fault the fault, or `null`
@@ -167,6 +204,8 @@ const RAW_LIMIT = 1024 * 1024;
 const ROUTE = /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/;
 const COMMITS =
   /^(?:\/api\/v3)?\/(?:repos\/([^/]+)\/([^/]+)|repositories\/(\d+))\/commits$/;
+const COMPARE =
+  /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/compare\/([^/.]+|[0-9a-f]{40})\.\.\.([^/.]+|[0-9a-f]{40})$/;
 /** The repository's id, as GitHub's `Link` headers name it. */
 const REPOSITORY_ID = "1300192";
 const TOKEN_USER = { name: "Double", email: "double@example.com" };
@@ -346,9 +385,67 @@ export function startGitHubDouble(
     }
   }
 
+  /** Commits of other branches. */
+  const others: DoubleCommit[] = [];
+  /** Annotated tags: the tag object's sha → the commit's. */
+  const tags = new Map<string, string>();
+
+  /** The commit a ref names: the branch, a commit, a tag peeled. */
+  function commitAt(ref: string | null): DoubleCommit | undefined {
+    if (ref === null || ref === branch) return log.at(-1);
+    const sha = tags.get(ref) ?? ref;
+    return log.find((commit) => commit.sha === sha) ??
+      others.find((commit) => commit.sha === sha);
+  }
+
   function filesAt(ref: string | null): Map<string, Uint8Array> | undefined {
     if (ref === null || ref === branch) return files;
-    return log.find((commit) => commit.sha === ref)?.files;
+    return commitAt(ref)?.files;
+  }
+
+  /** A commit and its ancestors, newest first. */
+  function ancestry(commit: DoubleCommit): DoubleCommit[] {
+    const chain: DoubleCommit[] = [];
+    for (
+      let at: DoubleCommit | undefined = commit;
+      at;
+      at = at.parent === null ? undefined : commitAt(at.parent)
+    ) chain.push(at);
+    return chain;
+  }
+
+  function compare(baseRef: string, headRef: string, base: string): Response {
+    const from = commitAt(baseRef);
+    const to = commitAt(headRef);
+    if (!from || !to) return error(404, "Not Found");
+    const behind = ancestry(from);
+    const ahead = ancestry(to);
+    const mergeBase = behind.find((commit) => ahead.includes(commit));
+    if (!mergeBase) return error(404, "No common ancestor between the two");
+    const aheadBy = ahead.indexOf(mergeBase);
+    const behindBy = behind.indexOf(mergeBase);
+    const commitOf = (commit: DoubleCommit) => ({
+      sha: commit.sha,
+      url: `${base}/repos/${repository}/commits/${commit.sha}`,
+      commit: { message: commit.message, author: commit.author },
+    });
+    return json(200, {
+      url: `${base}/repos/${repository}/compare/${baseRef}...${headRef}`,
+      status: aheadBy === 0 && behindBy === 0
+        ? "identical"
+        : aheadBy === 0
+        ? "behind"
+        : behindBy === 0
+        ? "ahead"
+        : "diverged",
+      ahead_by: aheadBy,
+      behind_by: behindBy,
+      total_commits: aheadBy,
+      base_commit: commitOf(from),
+      merge_base_commit: commitOf(mergeBase),
+      commits: ahead.slice(0, aheadBy).reverse().map(commitOf),
+      files: [],
+    });
   }
 
   function listCommits(url: URL, base: string): Response {
@@ -359,10 +456,8 @@ export function startGitHubDouble(
       Math.max(1, Number(url.searchParams.get("per_page") ?? "30") || 30),
     );
     const page = Math.max(1, Number(url.searchParams.get("page") ?? "1") || 1);
-    const from = start === branch
-      ? log.length - 1
-      : log.findIndex((commit) => commit.sha === start);
-    if (from < 0) {
+    const head = commitAt(start);
+    if (head === undefined) {
       return json(404, {
         message: `No commit found for SHA: ${start}`,
         documentation_url:
@@ -370,13 +465,13 @@ export function startGitHubDouble(
         status: "404",
       });
     }
-    const chain = log.slice(0, from + 1).reverse();
+    const chain = ancestry(head);
     const touching = path === null ? chain : chain.filter((commit) => {
-      const before = commit.parent === null
+      const parent = commit.parent === null
         ? undefined
-        : log.find((other) => other.sha === commit.parent)?.files.get(path);
-      const after = commit.files.get(path);
-      return before !== after;
+        : commitAt(commit.parent);
+      return parent?.files.get(path) !== commit.files.get(path) ||
+        parent?.links?.get(path) !== commit.links?.get(path);
     });
     const last = Math.max(1, Math.ceil(touching.length / perPage));
     const items = touching.slice((page - 1) * perPage, page * perPage).map((
@@ -441,6 +536,23 @@ export function startGitHubDouble(
     const files = filesAt(ref);
     if (files === undefined) {
       return error(404, `No commit found for the ref ${ref}`);
+    }
+    const link = commitAt(ref)?.links?.get(path);
+    if (link !== undefined) {
+      const folder = path.includes("/")
+        ? path.slice(0, path.lastIndexOf("/") + 1)
+        : "";
+      const named = new URL(link, `file:///${folder}`).pathname.slice(1);
+      const file = files.get(named);
+      if (file === undefined) {
+        return json(200, {
+          type: "symlink",
+          target: link,
+          ...describe(base, path, await sha1Hex(`link ${link}`), link.length),
+        });
+      }
+      // Followed, as GitHub does: the file it names, under that path.
+      path = named;
     }
     const bytes = files.get(path);
     if (bytes === undefined) {
@@ -574,6 +686,9 @@ export function startGitHubDouble(
     const writer = given
       ? { name: given.name, email: given.email, date }
       : person;
+    // A write over a link makes the path a file again.
+    const links = new Map(log.at(-1)?.links);
+    links.delete(path);
     log.push({
       sha: commitSha,
       message: fields.message as string,
@@ -581,6 +696,7 @@ export function startGitHubDouble(
       committer: person,
       parent: log.at(-1)?.sha ?? null,
       files: new Map(files),
+      ...(links.size > 0 ? { links } : {}),
     });
     return json(created ? 201 : 200, {
       content: {
@@ -641,6 +757,18 @@ export function startGitHubDouble(
     }
     if (authorization !== null && !authorized) {
       return error(401, "Bad credentials", "https://docs.github.com/rest");
+    }
+    const comparing = COMPARE.exec(url.pathname);
+    if (comparing && authorized && request.method === "GET") {
+      const base = url.origin +
+        (url.pathname.startsWith("/api/v3") ? "/api/v3" : "");
+      if (
+        decodeURIComponent(comparing[1]!) !== owner ||
+        decodeURIComponent(comparing[2]!) !== name
+      ) {
+        return error(404, "Not Found");
+      }
+      return compare(comparing[3]!, comparing[4]!, base);
     }
     const listing = COMMITS.exec(url.pathname);
     if (listing && authorized && request.method === "GET") {
@@ -710,6 +838,51 @@ export function startGitHubDouble(
     files,
     commits: log,
     requests,
+    async addOffBranchCommit(changed) {
+      const head = log.at(-1)!;
+      const next = new Map(head.files);
+      for (const [path, text] of Object.entries(changed)) {
+        next.set(path, new TextEncoder().encode(text));
+      }
+      const sha = await sha1Hex(`other ${others.length} ${head.sha}`);
+      const date = new Date(Date.UTC(2026, 5, 1) + others.length * 60_000)
+        .toISOString();
+      others.push({
+        sha,
+        message: "On another branch",
+        author: { ...TOKEN_USER, date },
+        committer: { ...TOKEN_USER, date },
+        parent: head.sha,
+        files: next,
+        ...(head.links ? { links: new Map(head.links) } : {}),
+      });
+      return sha;
+    },
+    async addTag(commit) {
+      const sha = await sha1Hex(`tag ${tags.size} ${commit}`);
+      tags.set(sha, commit);
+      return sha;
+    },
+    async addLink(path, target) {
+      const head = log.at(-1)!;
+      files.delete(path);
+      const links = new Map(head.links);
+      links.set(path, target);
+      commits += 1;
+      const sha = await sha1Hex(`link ${commits} ${path} ${target}`);
+      const date = new Date(Date.UTC(2026, 0, 1) + commits * 60_000)
+        .toISOString();
+      log.push({
+        sha,
+        message: `Link ${path}`,
+        author: { ...TOKEN_USER, date },
+        committer: { ...TOKEN_USER, date },
+        parent: head.sha,
+        files: new Map(files),
+        links,
+      });
+      return sha;
+    },
     setFault(next: GitHubFault | null): void {
       fault = next;
       faultLeft = next ? next.times ?? 1 : 0;
