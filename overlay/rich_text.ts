@@ -9,6 +9,12 @@
  * Ctrl+] and outdented with Ctrl+[ (or the toolbar). A pasted link the link
  * rule refuses is dropped, its text kept.
  *
+ * Every value it puts into the page (the stored one, one restored from
+ * History or a draft, a merge's, and what Preview shows) passes first
+ * through the server's own markup rule (`lib/pages/markup_rule.ts`, the
+ * one allowlist): a value the rule refuses (`<img onerror>` written by hand
+ * in git, say) is shown as its text only.
+ *
  * This module is a lazily loaded part of the overlay (Tiptap and
  * ProseMirror are most of the overlay's bytes): `regions.ts` imports it
  * when a rich text region is first focused, or shows a value it must edit.
@@ -27,6 +33,7 @@ import { Strike } from "@tiptap/extension-strike";
 import { Text } from "@tiptap/extension-text";
 import { Underline } from "@tiptap/extension-underline";
 import { UndoRedo } from "@tiptap/extensions";
+import { isSafeMarkup } from "../lib/pages/markup_rule.ts";
 
 function simpleMark(name: string, tag: string, excludes?: string) {
   return Mark.create({
@@ -77,6 +84,22 @@ const ListItemNoTab = ListItem.extend({
 
 const BLOCK = /<(?:p|ul|ol|li)[\s>]/i;
 
+/**
+ * A value as the page may show it: as it is when the page rules' markup
+ * rule accepts it, else its text alone (read in an inert template), with
+ * `&`, `<` and `>` escaped.
+ *
+ * @param value a rich text value
+ * @returns markup the markup rule accepts
+ */
+export function allowedMarkup(value: string): string {
+  if (isSafeMarkup(value)) return value;
+  const template = document.createElement("template");
+  template.innerHTML = value;
+  return (template.content.textContent ?? "").replaceAll("&", "&amp;")
+    .replaceAll("<", "&lt;").replaceAll(">", "&gt;");
+}
+
 /** A rich text region's editor. */
 export interface RichText {
   /** The Tiptap editor. */
@@ -89,6 +112,8 @@ export interface RichText {
   setHtml(html: string): void;
   /** Replaces the content as an edit (reported through `onChange`). */
   edit(html: string): void;
+  /** A value as the page may show it ({@linkcode allowedMarkup}). */
+  markup(value: string): string;
   /**
    * Focuses the editor with the selection between two numbers of
    * characters of its text (block boundaries count for nothing; the caret
@@ -149,7 +174,7 @@ export function createRichText(
       Link,
       UndoRedo,
     ],
-    content: html,
+    content: allowedMarkup(html),
     editorProps: {
       attributes: {
         "aria-label": options.label,
@@ -173,12 +198,15 @@ export function createRichText(
     setHtml(value) {
       quiet = true;
       try {
-        editor.commands.setContent(value, { emitUpdate: false });
+        editor.commands.setContent(allowedMarkup(value), {
+          emitUpdate: false,
+        });
       } finally {
         quiet = false;
       }
     },
-    edit: (value) => void editor.commands.setContent(value),
+    edit: (value) => void editor.commands.setContent(allowedMarkup(value)),
+    markup: allowedMarkup,
     focusAt(anchor, head = anchor) {
       if (anchor !== undefined && head !== undefined) {
         const from = textPosition(editor, Math.min(anchor, head));
