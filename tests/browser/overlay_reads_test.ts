@@ -6,7 +6,11 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
-import { launchChromium, startDemo } from "./overlay_support.ts";
+import {
+  type EditingSite,
+  launchChromium,
+  startDemo,
+} from "./overlay_support.ts";
 
 /** The requests to the routes, as `METHOD /path`. */
 function watchRoutes(page: Page): string[] {
@@ -20,35 +24,47 @@ function watchRoutes(page: Page): string[] {
   return seen;
 }
 
-Deno.test("in Chromium: each page view reads each page file once and the session once", async () => {
-  await using site = await startDemo();
-  await using browser = await launchChromium();
-  const context = await browser.newContext();
-  const page = await context.newPage();
+/** What one page view of the home page asks of the routes. */
+const ONE_VIEW = [
+  "GET /api/content?path=src%2Fcontent%2Fpages%2Fen%2Fhome.json",
+  "GET /api/session",
+];
+
+/**
+ * Logs in on the English home page, then loads it again `views` times and
+ * asserts that each view asks the routes for {@linkcode ONE_VIEW} only.
+ */
+async function assertViews(
+  page: Page,
+  site: EditingSite,
+  views: number,
+): Promise<void> {
   page.setDefaultTimeout(20_000);
   await page.goto(`${site.url}en/?edit`);
   await page.getByLabel("Site key").fill(site.key);
   await page.keyboard.press("Enter");
   await page.getByText("Logged in as").waitFor();
   const seen = watchRoutes(page);
-  for (let view = 0; view < 3; view++) {
+  for (let view = 0; view < views; view++) {
     seen.length = 0;
     await page.reload();
     await page.getByText("Logged in as").waitFor();
     await page.waitForLoadState("networkidle");
-    assert.deepEqual(seen.sort(), [
-      "GET /api/content?path=src%2Fcontent%2Fpages%2Fen%2Fhome.json",
-      "GET /api/session",
-    ], `page view ${view + 2}`);
+    assert.deepEqual(seen.sort(), ONE_VIEW, `page view ${view + 2}`);
   }
+}
+
+Deno.test("in Chromium: each page view reads each page file once and the session once", async () => {
+  await using site = await startDemo();
+  await using browser = await launchChromium();
+  const page = await (await browser.newContext()).newPage();
+  await assertViews(page, site, 3);
 });
 
 Deno.test("in Chromium: a page file shown by two containers (a header and a footer of the same file) is read once", async () => {
   await using site = await startDemo();
   await using browser = await launchChromium();
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
+  const page = await (await browser.newContext()).newPage();
   // The site's footer shows the page's title again, from the same file.
   await page.route(/\/en\/(\?edit)?$/, async (route) => {
     const response = await route.fetch();
@@ -58,16 +74,5 @@ Deno.test("in Chromium: a page file shown by two containers (a header and a foot
     );
     await route.fulfill({ response, body: html });
   });
-  await page.goto(`${site.url}en/?edit`);
-  await page.getByLabel("Site key").fill(site.key);
-  await page.keyboard.press("Enter");
-  await page.getByText("Logged in as").waitFor();
-  const seen = watchRoutes(page);
-  await page.reload();
-  await page.getByText("Logged in as").waitFor();
-  await page.waitForLoadState("networkidle");
-  assert.deepEqual(seen.sort(), [
-    "GET /api/content?path=src%2Fcontent%2Fpages%2Fen%2Fhome.json",
-    "GET /api/session",
-  ]);
+  await assertViews(page, site, 1);
 });
