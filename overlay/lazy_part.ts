@@ -31,12 +31,13 @@ const IMPORT = /\bimport\(\s*(["'`])([^"'`]+)\1\s*\)/;
  * ```ts
  * import { retryUrl } from "./lazy_part.ts";
  *
+ * // (The overlay's parts import the DOM; this module stands in for one.)
  * const url = retryUrl(
- *   () => import("./rich_text.ts"),
+ *   () => import("./lazy_part.ts"),
  *   "https://example.com/_inpage/overlay-0123456789ab.js",
  *   2,
  * );
- * console.assert(url === "https://example.com/_inpage/rich_text.ts?retry=2");
+ * console.assert(url === "https://example.com/_inpage/lazy_part.ts?retry=2");
  * ```
  */
 export function retryUrl(
