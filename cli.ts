@@ -199,7 +199,12 @@ function addServe(program: Command, io: CliIo): void {
       integer("--port", 0, 65_535),
       8787,
     )
-    .option("--hostname <address>", "address to listen on", "127.0.0.1");
+    .option("--hostname <address>", "address to listen on", "127.0.0.1")
+    .option(
+      "--allowed-host <name>",
+      "also answer requests for this host name, any port (repeatable; .example.com for a domain and its subdomains): a tunnel's, or this machine's name on the LAN",
+      (value: string, previous: string[] = []) => [...previous, value],
+    );
   addTemplateOption(addLocalesOption(command))
     .option(
       "--kv <file>",
@@ -232,6 +237,12 @@ renderContent, a Nunjucks or Liquid filter, Hugo's RenderString) runs with
 --template-syntax refuse: a publish holding {{, {% or {# in any string or key
 is answered 422 invalid_content, reason template.
 
+Only requests addressed to it are answered: a Host other than localhost,
+127.0.0.1, [::1] or --hostname (with the port) gets 421, against DNS
+rebinding. To reach it through a tunnel or by name from a phone on the LAN,
+name each host with --allowed-host (like Vite's server.allowedHosts), e.g.
+--allowed-host abc.trycloudflare.com --allowed-host laptop.local.
+
 The origin: the routes under /api/, the overlay's files under /_inpage/
 (a page loads them with <script type="module" src="/_inpage/loader.js">),
 then the site: --proxy sends everything else to its dev server (live reload
@@ -242,6 +253,7 @@ Examples:
   deno task editor serve --demo
   deno task editor serve --repo . --proxy http://127.0.0.1:4321
   deno task editor serve --repo . --site dist
+  deno task editor serve --repo . --proxy http://127.0.0.1:4321 --allowed-host laptop.local
   EDITOR_KEY_HASH='$argon2id$…' deno task editor serve --repo ../my-site`,
     )
     .action((options: ServeOptions) => serve(options, io));

@@ -20,7 +20,7 @@
 
 /**
  * The routes: the four of the reference and the editors' own two
- * (`/api/session`, `/api/history`, counted in the content route's budget);
+ * (`/api/session`, `/api/history`, each with a budget of its own);
  * each one's path, the methods it serves (in the order of its `allow`
  * header) and the name of its rate budget in `BUDGETS` (`lib/limits.ts`).
  *
@@ -37,8 +37,8 @@ export const ROUTES = {
   content: { path: "/api/content", methods: ["GET"], budget: "content" },
   save: { path: "/api/save", methods: ["POST"], budget: "save" },
   upload: { path: "/api/upload", methods: ["POST"], budget: "upload" },
-  session: { path: "/api/session", methods: ["GET"], budget: "content" },
-  history: { path: "/api/history", methods: ["GET"], budget: "content" },
+  session: { path: "/api/session", methods: ["GET"], budget: "session" },
+  history: { path: "/api/history", methods: ["GET"], budget: "history" },
 } as const;
 
 /** One entry of {@linkcode ROUTES}. */
