@@ -31,7 +31,13 @@
  */
 
 export { createRouter } from "./router.ts";
-export type { RouteHandlers, Router, RouterOptions, Routes } from "./router.ts";
+export type {
+  RouteHandlers,
+  Router,
+  RouterOptions,
+  Routes,
+  TemplateSyntax,
+} from "./router.ts";
 export {
   createAuthRoute,
   createContentRoute,
@@ -60,15 +66,20 @@ export type {
 export {
   ConflictError,
   gitBlobSha,
+  isOwnBranch,
   RepositoryError,
 } from "./lib/repository/repository.ts";
 export type {
   CommitAuthor,
+  CommitFile,
+  CommitOptions,
+  CommitResult,
   HistoryEntry,
   HistoryOptions,
   Repository,
   RepositoryErrorCode,
   RepositoryFile,
+  StagedBlob,
 } from "./lib/repository/repository.ts";
 export { PLAIN_EDITOR } from "./lib/access/editors.ts";
 export type { EditorIdentity } from "./lib/access/editors.ts";

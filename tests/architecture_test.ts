@@ -6,7 +6,7 @@
  * - no import runs upward: from bottom to top the layers are the shared
  *   helpers (`lib/*.ts`, `lib/encoding/`), the domain folders, the host
  *   contract (`lib/http/env.ts`: the bindings' types and the clock),
- *   `lib/access/`, the rest of `lib/http/`, `routes/`, `router.ts`, then the
+ *   `lib/access/` and `lib/publish/`, the rest of `lib/http/`, `routes/`, `router.ts`, then the
  *   entry points (`mod.ts`, `cli.ts`, `cli/`);
  * - the module graph of `mod.ts` reaches no `Deno.*` API, so the server runs
  *   on any host;
@@ -21,14 +21,22 @@ import { dirname, join, normalize, relative } from "node:path";
 
 const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), ".."));
 
-const DOMAIN = ["lib/pages/", "lib/images/", "lib/repository/", "lib/wire/"];
+const DOMAIN = [
+  "lib/pages/",
+  "lib/images/",
+  "lib/repository/",
+  "lib/wire/",
+  "lib/markdown/",
+];
 
 /** The layer of a file, bottom 0; `undefined` outside the layered tree. */
 function layer(path: string): number | undefined {
   if (/^lib\/(?:encoding\/)?[^/]+\.ts$/.test(path)) return 0;
   if (DOMAIN.some((folder) => path.startsWith(folder))) return 1;
   if (path === "lib/http/env.ts") return 2;
-  if (path.startsWith("lib/access/")) return 3;
+  if (path.startsWith("lib/access/") || path.startsWith("lib/publish/")) {
+    return 3;
+  }
   if (path.startsWith("lib/http/")) return 4;
   if (path.startsWith("routes/")) return 5;
   if (path === "router.ts") return 6;
@@ -290,4 +298,26 @@ Deno.test("access code throws its own errors: it imports nothing of lib/http/ bu
     ),
     ["lib/http/http_error.ts"],
   );
+});
+
+Deno.test("the markdown engine is pure: it imports itself and markdown-it only, and touches no host or DOM API", async () => {
+  const folder = "lib/markdown";
+  const broken: string[] = [];
+  let files = 0;
+  for await (const entry of Deno.readDir(join(ROOT, folder))) {
+    if (!entry.name.endsWith(".ts")) continue;
+    files++;
+    const path = `${folder}/${entry.name}`;
+    const source = withoutComments(await Deno.readTextFile(join(ROOT, path)));
+    for (const specifier of staticSpecifiers(source)) {
+      if (specifier !== "markdown-it" && !/^\.\/[a-z_]+\.ts$/.test(specifier)) {
+        broken.push(`${path}: ${specifier}`);
+      }
+    }
+    if (/\b(?:Deno|document|window|navigator)\s*\./.test(source)) {
+      broken.push(`${path}: a host or DOM API`);
+    }
+  }
+  assert.ok(files >= 8, `${files} files`);
+  assert.deepEqual(broken, []);
 });

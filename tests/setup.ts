@@ -1,9 +1,9 @@
 /**
  * Installs what the tests use beside Deno and npm packages: Debian's
  * `argon2` command and python3-argon2 (independent argon2 verifiers),
- * `git`, Chromium for the browser test, and `redis-server` for the Redis
- * store's tests (started on a free loopback port by each test, never as a
- * service). Run by `deno task test`
+ * `git`, Chromium for the browser test, Hugo for the Hugo example, and
+ * `redis-server` for the Redis store's tests (started on a free loopback port
+ * by each test, never as a service). Run by `deno task test`
  * before the tests; does nothing when everything is present.
  *
  * @module
@@ -31,6 +31,7 @@ const needs: { check: string[]; apt: string; why: string }[] = [
     apt: "redis-server",
     why: "Redis store tests",
   },
+  { check: ["hugo", "version"], apt: "hugo", why: "the Hugo example" },
 ];
 
 async function works(command: string[]): Promise<boolean> {
@@ -65,7 +66,7 @@ for (const need of needs) {
 }
 if (missing.length === 0) {
   console.log(
-    "setup: argon2, python3-argon2, git, chromium and redis-server are present",
+    "setup: argon2, python3-argon2, git, chromium, hugo and redis-server are present",
   );
 } else {
   const packages = missing.map((need) => need.apt);

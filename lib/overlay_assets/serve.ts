@@ -11,6 +11,10 @@
  *   browser asks for it once. The loader is `no-cache` with an `ETag`: the
  *   browser asks each time and gets 304 without a body while it is the same.
  * - Another name under `/_inpage/` is 404 `{ "error": "not_found" }`.
+ * - A file is answered by its path alone: the query is ignored. The overlay
+ *   imports a lazy part again after a failed fetch as `{part}?retry={n}`,
+ *   since a browser may keep the failed fetch of a URL; it gets the same
+ *   bytes, tag and cache header.
  *
  * The files come from `overlay/dist/files.ts`, a module the build writes
  * beside them and this one imports when a first file is asked for: no file

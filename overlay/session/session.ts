@@ -543,11 +543,19 @@ export class EditSession {
     const draft = loadDraft(this.#store, path);
     if (!draft) return undefined;
     if (draft.version === page.version) return { kind: "same", draft };
-    return {
-      kind: "older",
-      draft,
-      fields: compareFields(draft.base, draft.changes, page.base),
-    };
+    const fields = compareFields(draft.base, draft.changes, page.base);
+    // A draft whose every change the page now holds was published (a dev
+    // server may reload the page before the publish's answer clears it):
+    // there is nothing to restore.
+    if (
+      fields.every((field) =>
+        !field.gone && sameValue(field.theirs, field.mine)
+      )
+    ) {
+      clearDraft(this.#store, path);
+      return undefined;
+    }
+    return { kind: "older", draft, fields };
   }
 
   /**
@@ -729,7 +737,9 @@ export class EditSession {
     page: PageEdit,
     base: PageObject,
   ): Promise<void> {
-    // Chosen images go up now, just before the page that names them.
+    // Chosen images go up now, just before the page that names them, kept
+    // aside (staged) so that the page's save commits them with it: one
+    // commit, and nothing in the repository if the save is refused.
     const chosen = [...page.changes.values()].flatMap(chosenIn);
     for (const [at, value] of page.changes) {
       if (chosenIn(value).length === 0) continue;
@@ -737,7 +747,10 @@ export class EditSession {
       const upload = client.upload.bind(client);
       page.changes.set(
         at,
-        await this.images.upload(value, (file, name) => upload(file, name)),
+        await this.images.upload(
+          value,
+          (file, name) => upload(file, name, { staged: true }),
+        ),
       );
     }
     const content = applyChanges(base, page.changes);

@@ -1,5 +1,5 @@
 /**
- * The host contract of the README's "Hosts" section: a `REPOSITORY` that
+ * The host contract of docs/deploy.md: a `REPOSITORY` that
  * throws an error of its own answers 502 `unavailable`; a request without
  * a client address and a key check on the main thread are each said once
  * in the log, on a host that really lacks them (the neutral bundle in

@@ -21,7 +21,7 @@ import { startRedis } from "./redis_server.ts";
 /** The repository root. */
 export const ROOT: string = new URL("../../", import.meta.url).pathname;
 
-/** The `npx` that runs Deno, as the README says. */
+/** The `npx` that runs Deno, as the docs say. */
 const DENO = Deno.execPath();
 
 /** The key of every host test, hashed with the default cost. */
@@ -576,7 +576,14 @@ export async function walkRecipe(recipe: Recipe): Promise<void> {
   await walk(host.url, double);
   await assertServesOverlay(host.url);
   const lines = host.logLines();
-  assert.ok(lines.every((line) => line.client !== undefined || line.message));
+  // A line per request (its client), per notice (its message), per GitHub
+  // call (its budget left).
+  assert.ok(
+    lines.every((line) =>
+      line.client !== undefined || line.message ||
+      Number.isInteger(line.remaining)
+    ),
+  );
   assert.ok(!host.output().includes(double.token), "the token is never logged");
   assert.ok(
     !host.output().includes("warning:"),
