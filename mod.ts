@@ -31,18 +31,26 @@
  */
 
 export { createRouter } from "./router.ts";
-export type { RouteHandlers, Router, RouterOptions, Routes } from "./router.ts";
-export { createAuthRoute } from "./routes/auth.ts";
+export type {
+  RouteHandlers,
+  Router,
+  RouterOptions,
+  Routes,
+  TemplateSyntax,
+} from "./router.ts";
+export {
+  createAuthRoute,
+  createContentRoute,
+  createHistoryRoute,
+  createSaveRoute,
+  createSessionRoute,
+  createUploadRoute,
+} from "./routes/lazy_routes.ts";
 export type { AuthRoute } from "./routes/auth.ts";
-export { createContentRoute } from "./routes/content.ts";
 export type { ContentRoute } from "./routes/content.ts";
-export { createSaveRoute } from "./routes/save.ts";
 export type { SaveRoute } from "./routes/save.ts";
-export { createUploadRoute } from "./routes/upload.ts";
 export type { UploadRoute } from "./routes/upload.ts";
-export { createSessionRoute } from "./routes/session.ts";
 export type { SessionRoute } from "./routes/session.ts";
-export { createHistoryRoute } from "./routes/history.ts";
 export type { HistoryRoute } from "./routes/history.ts";
 export type {
   ClientInfo,
@@ -58,15 +66,20 @@ export type {
 export {
   ConflictError,
   gitBlobSha,
+  isOwnBranch,
   RepositoryError,
 } from "./lib/repository/repository.ts";
 export type {
   CommitAuthor,
+  CommitFile,
+  CommitOptions,
+  CommitResult,
   HistoryEntry,
   HistoryOptions,
   Repository,
   RepositoryErrorCode,
   RepositoryFile,
+  StagedBlob,
 } from "./lib/repository/repository.ts";
 export { PLAIN_EDITOR } from "./lib/access/editors.ts";
 export type { EditorIdentity } from "./lib/access/editors.ts";
@@ -79,3 +92,4 @@ export type {
   PrecompiledArgon2,
 } from "./lib/access/site_key.ts";
 export { warnMissingVariables } from "./lib/access/missing_variables.ts";
+export { lazyKv } from "./lib/access/lazy_kv.ts";

@@ -51,7 +51,7 @@ export type {
 } from "../lib/wire/mod.ts";
 export { IMAGE_KINDS, INVALID_REASONS } from "../lib/wire/mod.ts";
 export { getPointer, setPointer } from "../lib/wire/pointer.ts";
-import { ROUTES } from "../lib/wire/names.ts";
+import { ROUTES, STAGED_PARAMETER } from "../lib/wire/names.ts";
 
 /**
  * The code of a failure: the route's error code, `rate_limited` for a 429,
@@ -185,6 +185,17 @@ export interface PublishRequest {
   message?: string | undefined;
 }
 
+/** How {@linkcode upload} stores an image. */
+export interface UploadOptions {
+  /**
+   * Keep the image aside for this editor's next publish (`?staged=1`)
+   * instead of storing it at once: it reaches the repository in the same
+   * commit as the first page published within one hour that names it, and
+   * never otherwise. The answer then carries `staged: true`.
+   */
+  staged?: boolean | undefined;
+}
+
 /** Where a client sends its requests. */
 export interface ClientOptions {
   /** Origin of the routes; default: the page's own (relative URLs). */
@@ -203,8 +214,15 @@ export interface Client {
   read(path: string): Promise<ContentAnswer>;
   /** Publishes a whole page; answers the new version. */
   publish(request: PublishRequest): Promise<SaveAnswer>;
-  /** Uploads an image already cropped and converted. */
-  upload(file: Blob, name?: string): Promise<UploadAnswer>;
+  /**
+   * Uploads an image already cropped and converted; with `staged`, keeps it
+   * aside for the next publish that names it.
+   */
+  upload(
+    file: Blob,
+    name?: string,
+    options?: UploadOptions,
+  ): Promise<UploadAnswer>;
   /** Who is logged in (`/api/session`). */
   session(): Promise<SessionAnswer>;
   /** A page's commits, newest first, 30 at most; `before` pages back. */
@@ -302,7 +320,7 @@ export function createClient(options: ClientOptions = {}): Client {
       const target = `${ROUTES.content.path}?${query}`;
       return call(new Request(url(target)), contentAnswer);
     },
-    upload(file, name) {
+    upload(file, name, options) {
       const form = new FormData();
       const fileName = "name" in file && typeof file.name === "string" &&
           file.name !== ""
@@ -310,8 +328,11 @@ export function createClient(options: ClientOptions = {}): Client {
         : "image";
       form.append("file", file, fileName);
       if (name !== undefined) form.append("name", name);
+      const target = options?.staged
+        ? `${ROUTES.upload.path}?${STAGED_PARAMETER}=1`
+        : ROUTES.upload.path;
       return call(
-        new Request(url(ROUTES.upload.path), { method: "POST", body: form }),
+        new Request(url(target), { method: "POST", body: form }),
         uploadAnswer,
       );
     },
@@ -439,22 +460,35 @@ export function publish(request: PublishRequest): Promise<SaveAnswer> {
 }
 
 /**
- * Uploads an image (JPEG, PNG or WebP) already cropped and converted.
+ * Uploads an image (JPEG, PNG or WebP) already cropped and converted. With
+ * `{ staged: true }` it is kept aside and committed with the first page
+ * published within one hour that names it (one commit for both), never
+ * otherwise.
  *
  * @param file the image
  * @param name a name to derive the stored name from
- * @returns the stored name and the image's size
+ * @param options `staged`: keep it for the next publish
+ * @returns the stored name and the image's size (`staged: true` when kept aside)
  * @throws {EditorError} `unsupported_format` with `kind`, `too_large`, …
  * @example
  * ```ts ignore
- * import { upload } from "@inpage/editor/client";
+ * import { publish, upload } from "@inpage/editor/client";
  *
  * const blob = await (await fetch("/photo.webp")).blob();
- * const { src, width, height } = await upload(blob, "Team photo");
+ * const image = await upload(blob, "Team photo", { staged: true });
+ * await publish({
+ *   path: "src/content/pages/en/home.json",
+ *   content: { hero: { src: image.src, width: image.width, height: image.height } },
+ *   version: "8d1e1f0f6b0c9e5b3a3c0e0f0a7d6e5c4b3a2f10",
+ * }); // one commit: the page and the photo
  * ```
  */
-export function upload(file: Blob, name?: string): Promise<UploadAnswer> {
-  return client().upload(file, name);
+export function upload(
+  file: Blob,
+  name?: string,
+  options?: UploadOptions,
+): Promise<UploadAnswer> {
+  return client().upload(file, name, options);
 }
 
 /**

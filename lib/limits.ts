@@ -102,10 +102,17 @@ export const CLIENT_TAGS_KEPT = 4_096;
  */
 export const RATE_MEMO_MAX = 10_000;
 
-/** The rate budgets: requests per client and route, in a sliding window. */
+/**
+ * The rate budgets: requests per client and route, in a sliding window. The
+ * four of the reference, and the editors' own two: `/api/session` (a KV
+ * read, asked once per page view: 120 per 5 minutes, so that a dev server
+ * reloading the page does not run it out) and `/api/history` (up to 4
+ * pages of the repository's commits list each: 30 per 5 minutes). Neither
+ * spends the content route's 60 reads.
+ */
 export const BUDGETS: Readonly<
   Record<
-    "auth" | "content" | "save" | "upload",
+    "auth" | "content" | "save" | "upload" | "session" | "history",
     { readonly limit: number; readonly windowMs: number }
   >
 > = Object.freeze({
@@ -113,6 +120,8 @@ export const BUDGETS: Readonly<
   content: { limit: 60, windowMs: 5 * MINUTE },
   save: { limit: 30, windowMs: 5 * MINUTE },
   upload: { limit: 30, windowMs: 15 * MINUTE },
+  session: { limit: 120, windowMs: 5 * MINUTE },
+  history: { limit: 30, windowMs: 5 * MINUTE },
 });
 
 /** The most problems one refusal of the page rules lists (a 422's `problems`). */

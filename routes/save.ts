@@ -1,6 +1,8 @@
 /**
  * `/api/save`: validates, sanitises and publishes a whole page file, with an
- * optimistic lock on its version.
+ * optimistic lock on its version. The images this editor staged
+ * (`/api/upload?staged=1`) that the page's media objects name are committed
+ * with it, in one commit (`lib/publish/publish_page.ts`).
  *
  * @module
  */
@@ -17,7 +19,7 @@ import {
   checkDeclaredSize,
   receiveBody,
 } from "../lib/http/read_body.ts";
-import { requireRepository } from "../lib/repository/from_env.ts";
+import { publish } from "../lib/publish/publish_page.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { ROUTES } from "../lib/wire/names.ts";
 import { CONTENT_MAX, ENVELOPE_MAX } from "../lib/limits.ts";
@@ -44,9 +46,11 @@ export interface SaveRoute {
 /**
  * Creates the `/api/save` handlers for a site's locales.
  *
- * @param options `{ locales }`
+ * @param options `{ locales }`, and `templateSyntax: "refuse"` for a site
+ *   that renders page strings as templates
  * @returns `onRequest` and `onRequestPost`
- * @throws {TypeError} on an empty or malformed locales list
+ * @throws {TypeError} on an empty or malformed locales list, or a
+ *   `templateSyntax` other than `"allow"` and `"refuse"`
  * @example
  * ```ts
  * import { createSaveRoute } from "@inpage/editor";
@@ -63,6 +67,7 @@ export interface SaveRoute {
  */
 export function createSaveRoute(options: RouterOptions): SaveRoute {
   const locales = checkLocales(options);
+  const rules = { templateSyntax: options.templateSyntax };
   const onRequestPost = handler(
     ROUTES.save,
     async (exchange) => {
@@ -83,20 +88,22 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
         locales,
       );
       const { pageRules } = await loadPageRules();
-      const page = new TextEncoder().encode(pageRules(content));
+      const page = new TextEncoder().encode(
+        pageRules(content, undefined, rules),
+      );
       // What is written must be publishable again, unchanged.
       if (page.byteLength > CONTENT_MAX) {
         throw tooLarge(
           `page written as ${page.byteLength} bytes, over ${CONTENT_MAX}`,
         );
       }
-      const written = await requireRepository(env).write(
+      const written = await publish(env, editor.id, {
         path,
         page,
         version,
-        cleanCommitMessage(message, `Update ${path}`),
-        { name: editor.name, email: editor.email },
-      );
+        message: cleanCommitMessage(message, `Update ${path}`),
+        author: { name: editor.name, email: editor.email },
+      });
       return jsonResponse(200, { version: written });
     },
   );

@@ -2,13 +2,18 @@
  * `/api/upload`: receives an image already cropped and converted by the
  * browser, recognises it from its bytes, reads its dimensions from its
  * header, rewrites its name with its content hash, and stores it in the
- * repository under `public/images/`.
+ * repository under `public/images/`. With `?staged=1` the same checks run,
+ * then the bytes are kept aside for the editor's next publish (one hour)
+ * and nothing reaches the tree; the answer adds `"staged": true`. A
+ * repository that cannot stage (a `REPOSITORY` binding without `stage` and
+ * `commit`) stores the image as without `staged`, and says so by leaving
+ * `staged` out.
  *
  * @module
  */
 
 import { sha256Hex, useNativeDigest } from "../lib/digest.ts";
-import type { Handler } from "../lib/http/env.ts";
+import { type Handler, now } from "../lib/http/env.ts";
 import { storedImageName, uploadSlug } from "../lib/images/image_name.ts";
 import { jsonResponse } from "../lib/http/json_response.ts";
 import { openUploadForm } from "../lib/http/multipart.ts";
@@ -22,10 +27,11 @@ import {
   RepositoryError,
 } from "../lib/repository/repository.ts";
 import { requireRepository } from "../lib/repository/from_env.ts";
+import { kvOf } from "../lib/access/kv_binding.ts";
+import { recordStaged } from "../lib/publish/staged_images.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
-import { ROUTES } from "../lib/wire/names.ts";
+import { IMAGES_FOLDER, ROUTES, STAGED_PARAMETER } from "../lib/wire/names.ts";
 import { UPLOAD_BODY_MAX, UPLOAD_FILE_MAX } from "../lib/limits.ts";
-import { IMAGES_FOLDER } from "../lib/wire/names.ts";
 
 /**
  * The image header reader, loaded when an image is first uploaded: its
@@ -44,7 +50,7 @@ function loadImageHeader(): Promise<
 export interface UploadRoute {
   /** Dispatches on the method; 405 for anything but POST. */
   onRequest: Handler;
-  /** Stores an image: `{ src, width, height }`. */
+  /** Stores an image: `{ src, width, height }` (`staged: true` when kept aside). */
   onRequestPost: Handler;
 }
 
@@ -89,7 +95,15 @@ export function createUploadRoute(): UploadRoute {
       ]);
       const { format, width, height } = imageHeader(file);
       const src = storedImageName(slug, sha256Hex(file), format);
-      await store(requireRepository(env), src, file, {
+      const repository = requireRepository(env);
+      if (stagedAsked(request) && repository.stage && repository.commit) {
+        // Kept aside for the publish that names it: nothing in the tree.
+        const blob = await repository.stage(file);
+        const version = gitBlobSha(file);
+        await recordStaged(kvOf(env), editor.id, src, blob, version, now(env));
+        return jsonResponse(200, { src, width, height, staged: true });
+      }
+      await store(repository, src, file, {
         name: editor.name,
         email: editor.email,
       });
@@ -100,6 +114,14 @@ export function createUploadRoute(): UploadRoute {
     onRequest: dispatch(ROUTES.upload, { POST: onRequestPost }),
     onRequestPost,
   };
+}
+
+/**
+ * Whether the request asks for a staged upload: `?staged=1` (or `true`).
+ */
+function stagedAsked(request: Request): boolean {
+  const value = new URL(request.url).searchParams.get(STAGED_PARAMETER);
+  return value === "1" || value === "true";
 }
 
 /**

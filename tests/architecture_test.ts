@@ -6,7 +6,7 @@
  * - no import runs upward: from bottom to top the layers are the shared
  *   helpers (`lib/*.ts`, `lib/encoding/`), the domain folders, the host
  *   contract (`lib/http/env.ts`: the bindings' types and the clock),
- *   `lib/access/`, the rest of `lib/http/`, `routes/`, `router.ts`, then the
+ *   `lib/access/` and `lib/publish/`, the rest of `lib/http/`, `routes/`, `router.ts`, then the
  *   entry points (`mod.ts`, `cli.ts`, `cli/`);
  * - the module graph of `mod.ts` reaches no `Deno.*` API, so the server runs
  *   on any host;
@@ -21,14 +21,22 @@ import { dirname, join, normalize, relative } from "node:path";
 
 const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), ".."));
 
-const DOMAIN = ["lib/pages/", "lib/images/", "lib/repository/", "lib/wire/"];
+const DOMAIN = [
+  "lib/pages/",
+  "lib/images/",
+  "lib/repository/",
+  "lib/wire/",
+  "lib/markdown/",
+];
 
 /** The layer of a file, bottom 0; `undefined` outside the layered tree. */
 function layer(path: string): number | undefined {
   if (/^lib\/(?:encoding\/)?[^/]+\.ts$/.test(path)) return 0;
   if (DOMAIN.some((folder) => path.startsWith(folder))) return 1;
   if (path === "lib/http/env.ts") return 2;
-  if (path.startsWith("lib/access/")) return 3;
+  if (path.startsWith("lib/access/") || path.startsWith("lib/publish/")) {
+    return 3;
+  }
   if (path.startsWith("lib/http/")) return 4;
   if (path.startsWith("routes/")) return 5;
   if (path === "router.ts") return 6;
@@ -126,6 +134,23 @@ Deno.test("the module graph of mod.ts reaches no Deno.* API", async () => {
   assert.deepEqual(reached, []);
 });
 
+Deno.test("the Redis store and its npm client are reached only through the ./redis export, never from mod.ts", async () => {
+  const graph = await graphOfMod(importsOf);
+  assert.ok(graph.has("router.ts"));
+  const reached = [...graph].filter(([path, source]) =>
+    path.startsWith("lib/kv/") || path.endsWith(".ts") &&
+      /["']@redis\/client["']/.test(withoutComments(source))
+  ).map(([path]) => path);
+  assert.deepEqual(reached, []);
+  const deno = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  assert.equal(deno.exports["./redis"], "./lib/kv/redis.ts");
+  const redis = withoutComments(
+    await Deno.readTextFile(join(ROOT, "lib/kv/redis.ts")),
+  );
+  assert.match(redis, /import\("@redis\/client"\)/, "loaded at first use");
+  assert.doesNotMatch(redis, /\bDeno\s*\./);
+});
+
 /**
  * The specifiers a source imports when it is loaded: static imports and
  * re-exports, not `import type`, not `import()`.
@@ -152,6 +177,23 @@ Deno.test("a cold start of mod.ts loads no npm package but @noble/hashes, and no
   );
   assert.ok(graph.has("router.ts") && graph.has("lib/digest.ts"));
   assert.ok(!graph.has("lib/pages/page_rules.ts"), "page rules load lazily");
+  // A route's module loads with its first request (routes/lazy_routes.ts),
+  // and mapping an error loads no body reader.
+  for (
+    const lazy of [
+      "routes/auth.ts",
+      "routes/content.ts",
+      "routes/save.ts",
+      "routes/upload.ts",
+      "routes/session.ts",
+      "routes/history.ts",
+      "lib/access/admission.ts",
+      "lib/access/rate_window.ts",
+      "lib/access/session.ts",
+      "lib/http/multipart.ts",
+      "lib/http/read_capped.ts",
+    ]
+  ) assert.ok(!graph.has(lazy), `${lazy} loads lazily`);
   const loaded = [...graph].flatMap(([path, source]) =>
     staticSpecifiers(source).filter((specifier) =>
       !specifier.startsWith(".") &&
@@ -256,4 +298,26 @@ Deno.test("access code throws its own errors: it imports nothing of lib/http/ bu
     ),
     ["lib/http/http_error.ts"],
   );
+});
+
+Deno.test("the markdown engine is pure: it imports itself and markdown-it only, and touches no host or DOM API", async () => {
+  const folder = "lib/markdown";
+  const broken: string[] = [];
+  let files = 0;
+  for await (const entry of Deno.readDir(join(ROOT, folder))) {
+    if (!entry.name.endsWith(".ts")) continue;
+    files++;
+    const path = `${folder}/${entry.name}`;
+    const source = withoutComments(await Deno.readTextFile(join(ROOT, path)));
+    for (const specifier of staticSpecifiers(source)) {
+      if (specifier !== "markdown-it" && !/^\.\/[a-z_]+\.ts$/.test(specifier)) {
+        broken.push(`${path}: ${specifier}`);
+      }
+    }
+    if (/\b(?:Deno|document|window|navigator)\s*\./.test(source)) {
+      broken.push(`${path}: a host or DOM API`);
+    }
+  }
+  assert.ok(files >= 8, `${files} files`);
+  assert.deepEqual(broken, []);
 });

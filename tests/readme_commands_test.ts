@@ -1,31 +1,33 @@
 /**
- * Every command of the README's ```sh blocks, run as written from a fresh
+ * Every command of the ```sh blocks of the README and of docs/ (the README
+ * first, then the pages of docs/ in path order), run as written from a fresh
  * clone of the committed repository, on this machine (Node, npm, curl, git):
  * the PLAN below says how each one is run and checked, or why it is skipped.
- * A README command that no entry of the plan matches fails the test, and so
- * does an entry that matches nothing: a new command comes with its check.
+ * A command that no entry of the plan matches fails the test, and so does an
+ * entry that matches nothing: a new command comes with its check.
  *
- * Beside the clone (`…/main`) is `…/my-site`, the folder the README calls
+ * Beside the clone (`…/main`) is `…/my-site`, the folder the pages call
  * "your site": a git copy of examples/site with a built `dist/` and a page
  * still in the old form (`"src": "/images/hero.jpg"`).
  *
  * Servers are started, checked for their ready line and stopped; they get
  * `--port 0` when the command names no port (8787 may be taken here). The
- * curl walk-through runs in one shell against the demo (its URL and key
- * replace the README's), where every curl must answer 2xx.
+ * curl walk-through (docs/routes.md) runs in one shell against the demo (its
+ * URL and key replace the page's), where every curl must answer 2xx.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
+import { dirname, join, normalize } from "node:path";
 import { ROOT } from "./support/cli.ts";
+import { documentedPages } from "./support/docs.ts";
 import { spawnWithInput } from "./support/process.ts";
 
-/** How one README command is run, or why it is not. */
+/** How one documented command is run, or why it is not. */
 type Step =
   /** Not run here, for the reason given. */
   | { skip: string }
   /**
    * Run; its exit code is `exit` (default 0) and, when given, its output
-   * matches `expect` (a list: one per occurrence, in README order).
+   * matches `expect` (a list: one per occurrence, in the pages' order).
    */
   | {
     run: "command";
@@ -40,12 +42,12 @@ type Step =
   /** A command of the curl walk-through, run in order in one shell. */
   | { run: "walk-through" };
 
-const KEY = "a site key for the README's commands";
+const KEY = "a site key for the documented commands";
 
 const SUITE =
   "the whole suite, which this test is part of: .ci/run runs it, here and in a fresh clone";
 
-/** Each README command matches exactly one entry; each entry matches one or more. */
+/** Each documented command matches exactly one entry; each entry matches one or more. */
 const PLAN: [RegExp, Step][] = [
   [/^npx --yes deno@2\.9\.6 task demo$/, { run: "demo" }],
   [/^npx --yes deno@2\.9\.6 task test$/, { skip: SUITE }],
@@ -72,10 +74,34 @@ const PLAN: [RegExp, Step][] = [
   [/^npx --yes deno@2\.9\.6 run -A bench\/upload_memory\.ts$/, {
     skip: "a measurement of peak memory, not a check",
   }],
+  [/^GITHUB_(APP_ID|APP_INSTALLATION_ID|APP_PRIVATE_KEY|REPOSITORY)=/, {
+    skip:
+      "a host's settings for a GitHub App: tests/docs_test.ts reads these variables from docs/deploy.md through the router against the GitHub double",
+  }],
+  [/^deno run -A jsr:@inpage\/editor@2\/cli (?:serve|check) /, {
+    skip:
+      "the published package, as a site runs it (JSR is not reachable here): the same serve and check flags run from the checkout in tests/frameworks/build_checks.ts, tests/cli/eleventy_demo.e2e.ts and tests/cli/hugo_demo.e2e.ts",
+  }],
+  [/^deno task editor (?:serve|check) --repo \. /, {
+    skip:
+      "run inside an Eleventy site with the package in its deno.json tasks: tests/cli/eleventy_demo.e2e.ts and tests/frameworks/build_checks.ts run the same flags",
+  }],
+  [
+    /^hugo server --port 1313 --baseURL http:\/\/127\.0\.0\.1:8787\/ --appendPort=false --liveReloadPort 8787$/,
+    {
+      skip:
+        "a Hugo site's dev server: examples/hugo/demo.ts starts it with these flags (deno task hugo-demo, tests/cli/hugo_demo.e2e.ts)",
+    },
+  ],
   [/^(KEY|ORIGIN|PAGE)=/, { run: "walk-through" }],
   [/^curl /, { run: "walk-through" }],
   [/^node -e /, { run: "walk-through" }],
   [/^rm jar read\.json save\.json$/, { run: "walk-through" }],
+  // The README's picture, taken again in the clone: the script still runs.
+  [/^npx --yes deno@2\.9\.6 run -A tests\/readme_picture\.ts$/, {
+    run: "command",
+    expect: /^wrote \S*\/docs\/images\/overlay\.png$/m,
+  }],
   [/^npx --yes deno@2\.9\.6 task editor hash-key$/, {
     run: "command",
     stdin: KEY + "\n",
@@ -146,20 +172,20 @@ const PLAN: [RegExp, Step][] = [
   ],
 ];
 
-/** One command of a README block, comments and line continuations removed. */
+/** One command of a page's block, comments and line continuations removed. */
 interface Command {
   /** The command as it runs. */
   text: string;
-  /** Its first line in the README, for messages. */
-  line: number;
+  /** Its page and first line there, for messages: `docs/cli.md line 12`. */
+  line: string;
 }
 
 /**
- * The commands of the README's ```sh blocks: a shell reading of quotes (a
+ * The commands of a page's ```sh blocks: a shell reading of quotes (a
  * command may span lines inside quotes), `\` line continuations and
  * `#` comments outside quotes.
  */
-function shCommands(markdown: string): Command[] {
+function shCommands(page: string, markdown: string): Command[] {
   const commands: Command[] = [];
   const lines = markdown.split("\n");
   for (let index = 0; index < lines.length; index++) {
@@ -193,7 +219,7 @@ function shCommands(markdown: string): Command[] {
         while (at + 1 < block.length && block[at + 1] !== "\n") at++;
       } else if (char === "\n") {
         const text = current.trim();
-        if (text) commands.push({ text, line: first });
+        if (text) commands.push({ text, line: `${page} line ${first}` });
         current = "";
         first = line;
       } else {
@@ -201,7 +227,7 @@ function shCommands(markdown: string): Command[] {
         current += char;
       }
     }
-    assert.equal(quote, undefined, `README line ${start}: unclosed quote`);
+    assert.equal(quote, undefined, `${page} line ${start}: unclosed quote`);
     index = end;
   }
   return commands;
@@ -212,7 +238,7 @@ function stepOf(command: Command): Step {
   assert.equal(
     matches.length,
     1,
-    `README line ${command.line}: ${
+    `${command.line}: ${
       matches.length === 0 ? "no" : "more than one"
     } entry of the PLAN in tests/readme_commands_test.ts for: ${command.text}`,
   );
@@ -365,11 +391,12 @@ Deno.test("every command of the README's sh blocks runs from a fresh clone, or i
     const clone = join(work, "main");
     await git(work, "clone", "--quiet", ROOT, clone);
     await mySite(clone, join(work, "my-site"));
-    const commands = shCommands(
-      await Deno.readTextFile(
-        join(clone, "README.md"),
-      ),
-    );
+    const commands: Command[] = [];
+    for (const page of await documentedPages(clone)) {
+      commands.push(
+        ...shCommands(page, await Deno.readTextFile(join(clone, page))),
+      );
+    }
     const steps = commands.map((command) => ({
       command,
       step: stepOf(command),
@@ -377,7 +404,7 @@ Deno.test("every command of the README's sh blocks runs from a fresh clone, or i
     for (const [pattern] of PLAN) {
       assert.ok(
         commands.some((command) => pattern.test(command.text)),
-        `the PLAN entry ${pattern} matches no README command`,
+        `the PLAN entry ${pattern} matches no documented command`,
       );
     }
     const localise = (text: string) =>
@@ -406,7 +433,7 @@ Deno.test("every command of the README's sh blocks runs from a fresh clone, or i
           const text = command.text.replaceAll("http://127.0.0.1:8787", url)
             .replace(/^KEY=.*$/, `KEY='${key}'`);
           return `printf '%s\\n' ${
-            JSON.stringify(`>>> README line ${command.line}`)
+            JSON.stringify(`>>> ${command.line}`)
           } >&2\n${text}`;
         }),
     ].join("\n");
@@ -428,7 +455,7 @@ Deno.test("every command of the README's sh blocks runs from a fresh clone, or i
         assert.equal(
           ran.code,
           exit,
-          `README line ${command.line}: ${command.text}\n${ran.output}`,
+          `${command.line}: ${command.text}\n${ran.output}`,
         );
         const expect = Array.isArray(step.expect)
           ? step.expect[occurrence]
@@ -443,7 +470,7 @@ Deno.test("every command of the README's sh blocks runs from a fresh clone, or i
     }
     const skipped = steps.filter(({ step }) => "skip" in step);
     console.log(
-      `README commands: ${
+      `Documented commands: ${
         steps.length - skipped.length
       } run, ${skipped.length} skipped:\n` +
         skipped.map(({ command, step }) =>
@@ -456,26 +483,30 @@ Deno.test("every command of the README's sh blocks runs from a fresh clone, or i
   }
 });
 
-Deno.test("the README links only to files in the repository, and names no file that is not shipped", async () => {
-  const readme = await Deno.readTextFile(join(ROOT, "README.md"));
+Deno.test("the README and docs/ link only to files in the repository, and name no file that is not shipped", async () => {
   const { stdout } = await new Deno.Command("git", {
     args: ["ls-files"],
     cwd: ROOT,
     stdout: "piped",
   }).output();
   const files = new TextDecoder().decode(stdout).split("\n").filter(Boolean);
-  const links = [...readme.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
-    .map((match) => match[1]!)
-    .filter((target) => !/^[a-z]+:/.test(target));
-  assert.ok(links.length > 5, `only ${links.length} links found`);
-  for (const link of links) {
-    const path = link.replace(/^\.\//, "").replace(/\/$/, "");
-    assert.ok(
-      files.some((file) => file === path || file.startsWith(path + "/")),
-      `the README links to ${link}, which is not in the repository`,
-    );
+  let count = 0;
+  for (const page of await documentedPages(ROOT)) {
+    const text = await Deno.readTextFile(join(ROOT, page));
+    const links = [...text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((match) => match[1]!)
+      .filter((target) => !/^[a-z]+:/.test(target));
+    count += links.length;
+    for (const link of links) {
+      const path = normalize(join(dirname(page), link)).replace(/\/$/, "");
+      assert.ok(
+        files.some((file) => file === path || file.startsWith(path + "/")),
+        `${page} links to ${link}, which is not in the repository`,
+      );
+    }
+    for (const unshipped of ["DESIGN.md", "STYLE.md", "route-reference.md"]) {
+      assert.ok(!text.includes(unshipped), `${page} names ${unshipped}`);
+    }
   }
-  for (const unshipped of ["DESIGN.md", "STYLE.md", "route-reference.md"]) {
-    assert.ok(!readme.includes(unshipped), `the README names ${unshipped}`);
-  }
+  assert.ok(count > 50, `only ${count} links found`);
 });

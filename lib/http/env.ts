@@ -73,6 +73,16 @@ export interface Env {
   EDITOR_KEYS?: string | undefined;
   /** A GitHub token with contents read and write on the one repository. */
   GITHUB_TOKEN?: string | undefined;
+  /**
+   * A GitHub App's ID (or client ID): with `GITHUB_APP_PRIVATE_KEY` and
+   * `GITHUB_APP_INSTALLATION_ID`, the app's installation is used instead of
+   * `GITHUB_TOKEN` (its tokens are obtained and renewed by the server).
+   */
+  GITHUB_APP_ID?: string | undefined;
+  /** The app's private key, PEM (PKCS#1 as GitHub issues it, or PKCS#8). */
+  GITHUB_APP_PRIVATE_KEY?: string | undefined;
+  /** The ID of the app's installation on the repository's account. */
+  GITHUB_APP_INSTALLATION_ID?: string | undefined;
   /** The repository as `owner/name`. */
   GITHUB_REPOSITORY?: string | undefined;
   /** The branch written to; default `main`. */

@@ -7,10 +7,13 @@
 
 import {
   createGitHubRepository,
+  type GitHubAppCredentials,
   type GitHubOptionName,
   type GitHubOptions,
   invalidGitHubOptions,
 } from "./github.ts";
+import { invalidAppCredentials } from "./github_app.ts";
+import type { AnswerKv } from "./github_etags.ts";
 import {
   ConflictError,
   type Repository,
@@ -19,19 +22,32 @@ import {
 
 /**
  * The host's bindings a repository is built from: a ready `REPOSITORY`, or
- * the GitHub variables. The route's `Env` has them all.
+ * the GitHub variables (a token, or a GitHub App). The route's `Env` has
+ * them all.
  */
 export interface RepositoryBindings {
   /** A repository used instead of GitHub. */
   REPOSITORY?: Repository | undefined;
   /** A GitHub token with contents read and write on the one repository. */
   GITHUB_TOKEN?: string | undefined;
+  /** A GitHub App's ID (or client ID), used instead of `GITHUB_TOKEN`. */
+  GITHUB_APP_ID?: string | undefined;
+  /** That app's private key, PEM (PKCS#1 as GitHub issues it, or PKCS#8). */
+  GITHUB_APP_PRIVATE_KEY?: string | undefined;
+  /** The ID of the app's installation on the repository's account. */
+  GITHUB_APP_INSTALLATION_ID?: string | undefined;
   /** The repository as `owner/name`. */
   GITHUB_REPOSITORY?: string | undefined;
   /** The branch written to; default `main`. */
   GITHUB_BRANCH?: string | undefined;
   /** The REST API root; default `https://api.github.com`. */
   GITHUB_API_URL?: string | undefined;
+  /** The KV where GitHub's read answers are kept besides this process. */
+  RATE_LIMIT?: AnswerKv | undefined;
+  /** Receives the log line of each GitHub call; default `console.log`. */
+  EDITOR_LOG?: ((line: string) => void) | undefined;
+  /** The clock of installation tokens; default `Date.now`. */
+  EDITOR_CLOCK?: (() => number) | undefined;
 }
 
 /** What `repositoryFromEnv` answers when it cannot build a repository. */
@@ -40,21 +56,38 @@ export interface MissingRepository {
   missing: string[];
 }
 
-const VARIABLES: Record<
-  "token" | "repository" | "branch" | "apiUrl",
-  keyof RepositoryBindings
-> = {
+const VARIABLES: Partial<Record<GitHubOptionName, keyof RepositoryBindings>> = {
   token: "GITHUB_TOKEN",
   repository: "GITHUB_REPOSITORY",
   branch: "GITHUB_BRANCH",
   apiUrl: "GITHUB_API_URL",
 };
 
+const APP_VARIABLES: Record<
+  keyof GitHubAppCredentials,
+  keyof RepositoryBindings
+> = {
+  appId: "GITHUB_APP_ID",
+  privateKey: "GITHUB_APP_PRIVATE_KEY",
+  installationId: "GITHUB_APP_INSTALLATION_ID",
+};
+
+/** The bindings a repository was built from, compared before reusing it. */
+const READ = [
+  "GITHUB_TOKEN",
+  "GITHUB_APP_ID",
+  "GITHUB_APP_PRIVATE_KEY",
+  "GITHUB_APP_INSTALLATION_ID",
+  "GITHUB_REPOSITORY",
+  "GITHUB_BRANCH",
+  "GITHUB_API_URL",
+  "RATE_LIMIT",
+  "EDITOR_LOG",
+  "EDITOR_CLOCK",
+] as const satisfies readonly (keyof RepositoryBindings)[];
+
 interface Built {
-  token: unknown;
-  repository: unknown;
-  branch: unknown;
-  apiUrl: unknown;
+  values: unknown[];
   result: Repository | MissingRepository;
 }
 
@@ -67,10 +100,14 @@ function optional(value: unknown): unknown {
 
 /**
  * The repository described by `env`: `env.REPOSITORY` when given, else
- * GitHub from `GITHUB_TOKEN`, `GITHUB_REPOSITORY`, `GITHUB_BRANCH` (default
- * `main`) and `GITHUB_API_URL` (default `https://api.github.com`). The
- * result is cached per `env` object while those variables keep their values,
- * so a request does not rebuild it.
+ * GitHub from `GITHUB_REPOSITORY`, `GITHUB_BRANCH` (default `main`),
+ * `GITHUB_API_URL` (default `https://api.github.com`) and either a GitHub
+ * App (`GITHUB_APP_ID`, `GITHUB_APP_PRIVATE_KEY`,
+ * `GITHUB_APP_INSTALLATION_ID`: used whenever one of them is set) or
+ * `GITHUB_TOKEN`. GitHub's read answers are kept in `RATE_LIMIT` too, and
+ * each GitHub call writes a line to `EDITOR_LOG`. The result is cached per
+ * `env` object while those bindings keep their values, so a request does
+ * not rebuild it.
  *
  * @param env the host's variables and bindings
  * @returns the repository, or the names of the missing or malformed variables
@@ -82,6 +119,10 @@ function optional(value: unknown): unknown {
  * assert.deepEqual(repositoryFromEnv({ GITHUB_REPOSITORY: "octo/site" }), {
  *   missing: ["GITHUB_TOKEN"],
  * });
+ * assert.deepEqual(
+ *   repositoryFromEnv({ GITHUB_REPOSITORY: "octo/site", GITHUB_APP_ID: "12345" }),
+ *   { missing: ["GITHUB_APP_PRIVATE_KEY", "GITHUB_APP_INSTALLATION_ID"] },
+ * );
  * ```
  */
 export function repositoryFromEnv(
@@ -95,37 +136,71 @@ export function repositoryFromEnv(
       ? binding
       : { missing: ["REPOSITORY"] };
   }
-  const token = env.GITHUB_TOKEN;
-  const repository = env.GITHUB_REPOSITORY;
-  const branch = optional(env.GITHUB_BRANCH);
-  const apiUrl = optional(env.GITHUB_API_URL);
+  const values = READ.map((name) => env[name]);
   const cached = built.get(env);
   if (
-    cached && cached.token === token && cached.repository === repository &&
-    cached.branch === branch && cached.apiUrl === apiUrl
+    cached && cached.values.every((value, index) => value === values[index])
   ) {
     return cached.result;
   }
-  const invalid: GitHubOptionName[] = invalidGitHubOptions({
-    token,
-    repository,
-    branch,
-    apiUrl,
-  });
-  const missing = invalid.flatMap((name) =>
-    name in VARIABLES ? [VARIABLES[name as keyof typeof VARIABLES]] : []
-  );
-  const result = missing.length > 0 ? { missing } : createGitHubRepository({
-    token,
-    repository,
-    branch,
-    apiUrl,
-  } as GitHubOptions);
-  built.set(env, { token, repository, branch, apiUrl, result });
+  const result = buildGitHub(env);
+  built.set(env, { values, result });
   return result;
 }
 
+/** GitHub's repository from the variables, or what is missing. */
+function buildGitHub(env: RepositoryBindings): Repository | MissingRepository {
+  const useApp = [
+    env.GITHUB_APP_ID,
+    env.GITHUB_APP_PRIVATE_KEY,
+    env.GITHUB_APP_INSTALLATION_ID,
+  ]
+    .some((value) => optional(value) !== undefined);
+  const app = useApp
+    ? {
+      appId: env.GITHUB_APP_ID,
+      privateKey: env.GITHUB_APP_PRIVATE_KEY,
+      installationId: env.GITHUB_APP_INSTALLATION_ID,
+    }
+    : undefined;
+  const rateLimit = env.RATE_LIMIT;
+  const options = {
+    token: useApp ? undefined : env.GITHUB_TOKEN,
+    app,
+    repository: env.GITHUB_REPOSITORY,
+    branch: optional(env.GITHUB_BRANCH),
+    apiUrl: optional(env.GITHUB_API_URL),
+    cache: typeof rateLimit?.get === "function" &&
+        typeof rateLimit.atomic === "function"
+      ? rateLimit
+      : undefined,
+    log: typeof env.EDITOR_LOG === "function" ? env.EDITOR_LOG : console.log,
+    now: typeof env.EDITOR_CLOCK === "function" ? env.EDITOR_CLOCK : undefined,
+  };
+  const missing = invalidGitHubOptions(options).flatMap((name) => {
+    if (name === "app") {
+      return invalidAppCredentials(app ?? {}).map((field) =>
+        APP_VARIABLES[field]
+      );
+    }
+    const variable = VARIABLES[name];
+    return variable === undefined ? [] : [variable];
+  });
+  return missing.length > 0
+    ? { missing }
+    : createGitHubRepository(options as GitHubOptions);
+}
+
 const guards = new WeakMap<Repository, Repository>();
+
+/** The optional methods of `Repository` a guard passes on when present. */
+const OPTIONAL_METHODS = [
+  "history",
+  "readAt",
+  "stage",
+  "commit",
+  "deleteBranch",
+] as const satisfies readonly (keyof Repository)[];
 
 /**
  * A `REPOSITORY` binding whose failures keep the contract: the package's
@@ -172,21 +247,16 @@ function guarded(binding: Repository): Repository {
         }
       },
     };
-    if (typeof binding.history === "function") {
-      const history = binding.history.bind(binding);
-      guard.history = async (path, options) => {
+    const extra = guard as unknown as Record<string, unknown>;
+    for (const name of OPTIONAL_METHODS) {
+      const method = binding[name];
+      if (typeof method !== "function") continue;
+      const bound = (method as (...args: unknown[]) => Promise<unknown>).bind(
+        binding,
+      );
+      extra[name] = async (...args: unknown[]) => {
         try {
-          return await history(path, options);
-        } catch (error) {
-          return wrap(error);
-        }
-      };
-    }
-    if (typeof binding.readAt === "function") {
-      const readAt = binding.readAt.bind(binding);
-      guard.readAt = async (path, commit) => {
-        try {
-          return await readAt(path, commit);
+          return await bound(...args);
         } catch (error) {
           return wrap(error);
         }

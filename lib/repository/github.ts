@@ -1,41 +1,44 @@
 /**
  * The GitHub implementation of `Repository`, over the REST "repository
- * contents" API (`GET` and `PUT /repos/{owner}/{repo}/contents/{path}`).
- * Host-agnostic: only `fetch` and Web APIs. The options are checked in
- * `github_options.ts`, failed answers mapped by the table in
- * `github_status.ts`.
+ * contents" API (`GET` and `PUT /repos/{owner}/{repo}/contents/{path}`)
+ * for reads and one-file writes, and the Git Data API for staged bytes and
+ * many-file commits (`github_commit.ts`). Host-agnostic: only `fetch` and
+ * Web APIs. The options are checked in `github_options.ts`; the calls
+ * (token or GitHub App, conditional reads, paced writes, the log line of
+ * each call) are made by `github_transport.ts`; failed answers are mapped
+ * by the table in `github_status.ts`.
  *
  * @module
  */
 
 import {
   type CommitAuthor,
+  type CommitFile,
+  type CommitOptions,
   ConflictError,
   gitBlobSha,
   type HistoryEntry,
   type HistoryOptions,
   type Repository,
-  RepositoryError,
   type RepositoryFile,
 } from "./repository.ts";
-import { nextLink, retryAfterOf } from "./github_history.ts";
+import { nextLink } from "./github_history.ts";
 import { decodeBase64, encodeBase64 } from "../encoding/bytes.ts";
-import { VERSION } from "../version.ts";
 import {
   type GitHubOptions,
   type ParsedGitHubOptions,
   parseGitHubOptions,
 } from "./github_options.ts";
-import { failureOf } from "./github_status.ts";
+import { GitHubTransport, isRecord, within } from "./github_transport.ts";
+import { GitHubGitData } from "./github_commit.ts";
 
 export {
+  type GitHubAppCredentials,
   type GitHubOptionName,
   type GitHubOptions,
   invalidGitHubOptions,
 } from "./github_options.ts";
 
-const API_VERSION = "2022-11-28";
-const USER_AGENT = `inpage-editor/${VERSION}`;
 const RETRY_DELAY_MS = 100;
 const BLOB_SHA = /^[0-9a-f]{40}$/;
 /** Pages of the commits list followed at most for one history answer. */
@@ -44,26 +47,9 @@ const HISTORY_PAGES_MAX = 4;
 const VERSIONS_AT_ONCE = 4;
 /** Versions at past commits kept (they never change). */
 const VERSIONS_KEPT = 10_000;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/**
- * Settles with `work`, or rejects with the signal's reason once it aborts,
- * even when `work` itself ignores the signal.
- */
-function within<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
-  work.catch(() => {});
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    signal.addEventListener("abort", stop, { once: true });
-    work.then(resolve, reject).finally(() =>
-      signal.removeEventListener("abort", stop)
-    );
-  });
-}
+/** Files kept by the `ETag` of their answer, and the largest kept. */
+const FILES_KEPT = 64;
+const FILE_KEPT_MAX = 256 * 1024;
 
 /** Waits `ms`, or rejects once the signal aborts. */
 function sleep(signal: AbortSignal, ms: number): Promise<void> {
@@ -89,9 +75,23 @@ function sleep(signal: AbortSignal, ms: number): Promise<void> {
  *   `x-ratelimit-remaining: 0`, `retry-after` or a rate-limit message), which
  *   is `unavailable`, as are 5xx, network errors, malformed answers and
  *   timeouts; 404 on a write is `not_found`.
- * - The token never appears in an error.
+ * - Reads are conditional: the `ETag` of the last answer for a path is sent
+ *   as `If-None-Match` (kept in the process, and in `cache` when given); a
+ *   304 is served from what was kept and costs no hourly budget.
+ * - `app` authenticates as a GitHub App installation instead of `token`:
+ *   its installation token is obtained with the app's JWT and renewed five
+ *   minutes before it expires.
+ * - Writes are paced under GitHub's 80 content-creating requests a minute;
+ *   a rate limit answers `unavailable` with the seconds to wait.
+ * - `stage` keeps bytes as a blob; `commit` makes one tree and one commit
+ *   and moves the branch with `force: false`, rebuilt on the new head when
+ *   another commit landed meanwhile (`github_commit.ts`); `deleteBranch`
+ *   deletes an `inpage/…` branch.
+ * - Each call writes a line to `log` with GitHub's `x-ratelimit-remaining`.
+ * - The token never appears in an error or a log line.
  *
- * @param options the token, repository and optional branch, API root, timeout and fetch
+ * @param options the token or app, repository and optional branch, API
+ *   root, timeout, fetch, cache, log and clock
  * @returns the repository
  * @throws {TypeError} when an option is malformed (the message never holds a value)
  * @throws {RangeError} when `timeoutMs` is out of range
@@ -108,7 +108,35 @@ function sleep(signal: AbortSignal, ms: number): Promise<void> {
  * ```
  */
 export function createGitHubRepository(options: GitHubOptions): Repository {
-  const contents = new GitHubContents(parseGitHubOptions(options));
+  const parsed = parseGitHubOptions(options);
+  const http = new GitHubTransport({
+    token: parsed.token,
+    app: parsed.app,
+    apiUrl: parsed.apiUrl,
+    repository: `${parsed.owner}/${parsed.name}`,
+    timeoutMs: parsed.timeoutMs,
+    fetch: parsed.fetch,
+    kv: parsed.cache,
+    log: parsed.log,
+    now: parsed.now,
+  });
+  const contents = new GitHubContents(parsed, http);
+  const data = new GitHubGitData(http, {
+    repo: contents.repo,
+    branch: parsed.branch,
+    timeoutMs: parsed.timeoutMs,
+    versionAt: async (path, ref) => {
+      const what = `the version of ${path} on ${ref}`;
+      const file = await contents.readRef(path, ref, what);
+      // A symbolic link is never replaced by a publish, nor taken as absent.
+      if (file === "link") {
+        throw http.unavailable(`GitHub answered ${what} with a symbolic link`);
+      }
+      return file?.version ?? "";
+    },
+  });
+  // A one-file write moves the branch: the next commit starts from there.
+  contents.onCommit = (branch, commit) => data.moved(branch, commit);
   return Object.freeze({
     read: (path: string) => contents.read(path),
     write: (
@@ -121,44 +149,37 @@ export function createGitHubRepository(options: GitHubOptions): Repository {
     history: (path: string, options: HistoryOptions) =>
       contents.history(path, options),
     readAt: (path: string, commit: string) => contents.readAt(path, commit),
+    stage: (content: Uint8Array) => data.stage(content),
+    commit: (files: readonly CommitFile[], options: CommitOptions) =>
+      data.commit(files, options),
+    deleteBranch: (branch: string) => data.deleteBranch(branch),
   });
 }
 
 /** The calls of one GitHub repository, over its checked options. */
 class GitHubContents {
-  readonly #token: string;
+  readonly #http: GitHubTransport;
   readonly #branch: string;
   readonly #root: string;
-  readonly #send: typeof fetch;
   readonly #timeoutMs: number;
-  readonly #repo: string;
+  /** `{apiUrl}/repos/{owner}/{name}/`. */
+  readonly repo: string;
   readonly #api: string;
   readonly #versions = new Map<string, string>();
+  /** Files as read, by the `ETag` of their answer (a 304 names them). */
+  readonly #files = new Map<string, RepositoryFile>();
+  /** Commits known to be on the branch's history (it only grows). */
+  readonly #onBranch = new Set<string>();
 
-  constructor(options: ParsedGitHubOptions) {
-    this.#token = options.token;
+  constructor(options: ParsedGitHubOptions, http: GitHubTransport) {
+    this.#http = http;
     this.#branch = options.branch;
     this.#api = `${options.apiUrl}/`;
-    this.#repo = `${options.apiUrl}/repos/${
-      encodeURIComponent(options.owner)
-    }/${encodeURIComponent(options.name)}/`;
-    this.#root = `${this.#repo}contents/`;
-    this.#send = options.fetch;
+    this.repo = `${options.apiUrl}/repos/${encodeURIComponent(options.owner)}/${
+      encodeURIComponent(options.name)
+    }/`;
+    this.#root = `${this.repo}contents/`;
     this.#timeoutMs = options.timeoutMs;
-  }
-
-  /** Removes the this.#token from text bound for an error, and caps its length. */
-  clean(text: string): string {
-    return text.split(this.#token).join("[redacted]").replace(
-      // Control characters would break a log line.
-      // deno-lint-ignore no-control-regex
-      /[\x00-\x1f\x7f]+/g,
-      " ",
-    ).slice(0, 300);
-  }
-
-  unavailable(detail: string): RepositoryError {
-    return new RepositoryError("unavailable", this.clean(detail));
   }
 
   contentsUrl(path: string): string {
@@ -178,152 +199,119 @@ class GitHubContents {
     }
   }
 
-  headers(accept: string, json = false): Headers {
-    const result = new Headers({
-      "Accept": accept,
-      "Authorization": `Bearer ${this.#token}`,
-      "User-Agent": USER_AGENT,
-      "X-GitHub-Api-Version": API_VERSION,
-    });
-    if (json) result.set("Content-Type", "application/json");
-    return result;
-  }
-
-  async call(
-    signal: AbortSignal,
-    what: string,
-    url: string,
-    init: RequestInit,
-  ): Promise<Response> {
-    try {
-      return await within(signal, this.#send(url, { ...init, signal }));
-    } catch (error) {
-      if (signal.aborted) throw this.timedOut(what);
-      throw this.unavailable(
-        `GitHub could not be reached for ${what}: ${
-          error instanceof Error ? `${error.name}: ${error.message}` : "unknown"
-        }`,
-      );
-    }
-  }
-
-  async bodyText(
-    signal: AbortSignal,
-    what: string,
-    response: Response,
-  ): Promise<string> {
-    try {
-      return await within(signal, response.text());
-    } catch {
-      if (signal.aborted) throw this.timedOut(what);
-      throw this.unavailable(`GitHub's answer to ${what} broke off`);
-    }
-  }
-
-  async bodyJson(
-    signal: AbortSignal,
-    what: string,
-    response: Response,
-  ): Promise<unknown> {
-    const text = await this.bodyText(signal, what, response);
-    try {
-      return JSON.parse(text);
-    } catch {
-      throw this.unavailable(`GitHub answered ${what} with malformed JSON`);
-    }
-  }
-
-  async discard(response: Response): Promise<void> {
-    try {
-      await response.body?.cancel();
-    } catch {
-      // Nothing more to release.
-    }
-  }
-
-  /** The error for an answer that is not a success, its body consumed. */
-  async failure(
-    signal: AbortSignal,
-    what: string,
-    response: Response,
-    writing: boolean,
-  ): Promise<Error> {
-    const { status } = response;
-    let message = "";
-    try {
-      const body: unknown = JSON.parse(
-        await this.bodyText(signal, what, response),
-      );
-      if (isRecord(body) && typeof body.message === "string") {
-        message = body.message;
-      }
-    } catch {
-      if (signal.aborted) return this.timedOut(what);
-      // A body that is not GitHub's JSON: the status decides alone.
-    }
-    const detail = `GitHub answered ${status} to ${what}${
-      message ? `: ${message}` : ""
-    }`;
-    const rateLimited = response.headers.get("x-ratelimit-remaining") === "0" ||
-      response.headers.has("retry-after") || /rate limit/i.test(message);
-    const kind = failureOf({ status, message, rateLimited, writing });
-    if (kind === "conflict") return new ConflictError(this.clean(detail));
-    const wait = kind === "unavailable" && (status === 403 || status === 429)
-      ? retryAfterOf(response.headers, Date.now())
-      : undefined;
-    return new RepositoryError(kind, this.clean(detail), wait);
-  }
-
-  timedOut(what: string): RepositoryError {
-    return this.unavailable(
-      `GitHub did not answer ${what} within ${this.#timeoutMs} ms`,
-    );
-  }
-
   /** A file over 1 MB: GitHub sends its bytes only with the raw media type. */
   async readRaw(
     signal: AbortSignal,
     what: string,
     url: string,
   ): Promise<RepositoryFile | null> {
-    const response = await this.call(signal, what, url, {
+    const response = await this.#http.request({
+      what,
       method: "GET",
-      headers: this.headers("application/vnd.github.raw+json"),
+      url,
+      accept: "application/vnd.github.raw+json",
+      signal,
     });
     if (response.status === 404) {
-      await this.discard(response);
+      await this.#http.discard(response);
       return null;
     }
     if (response.status !== 200) {
-      throw await this.failure(signal, what, response, false);
+      throw await this.#http.failure(signal, what, response, false);
     }
     let content: Uint8Array;
     try {
       content = new Uint8Array(await within(signal, response.arrayBuffer()));
     } catch {
-      if (signal.aborted) throw this.timedOut(what);
-      throw this.unavailable(`GitHub's answer to ${what} broke off`);
+      if (signal.aborted) throw this.#http.timedOut(what);
+      throw this.#http.unavailable(`GitHub's answer to ${what} broke off`);
     }
     // The file may have changed since the first answer: the version is
     // computed from the bytes returned, so it always describes them.
     return { content, version: gitBlobSha(content) };
   }
 
-  read(path: string): Promise<RepositoryFile | null> {
-    return this.readRef(path, this.#branch, `the read of ${path}`);
+  async read(path: string): Promise<RepositoryFile | null> {
+    const what = `the read of ${path}`;
+    const file = await this.readRef(path, this.#branch, what);
+    if (file === "link") {
+      throw this.#http.unavailable(
+        `GitHub answered ${what} with a symbolic link`,
+      );
+    }
+    return file;
   }
 
   async readAt(path: string, commit: string): Promise<RepositoryFile | null> {
     if (typeof commit !== "string" || !BLOB_SHA.test(commit)) return null;
-    // An unknown commit is 404 (`No commit found for the ref …`), as is a
-    // file that commit did not have: `null` either way.
+    // Only the branch's own history: not another branch, not a tag.
+    if (!await this.isOnBranch(commit)) return null;
+    return await this.readPast(path, commit);
+  }
+
+  /**
+   * A file at a commit of the branch's history. An unknown commit is 404
+   * (`No commit found for the ref …`), as is a file that commit did not
+   * have: `null` either way; a symbolic link then is `null` too (never its
+   * target's text).
+   */
+  async readPast(path: string, commit: string): Promise<RepositoryFile | null> {
     const file = await this.readRef(
       path,
       commit,
       `the read of ${path} at ${commit}`,
     );
+    if (file === "link") return null;
     if (file) this.remember(commit, path, file.version);
     return file;
+  }
+
+  /**
+   * Whether a commit is on the branch's history: GitHub's compare API,
+   * `{branch}...{commit}`, answers `behind` (or `identical`) with the commit
+   * itself as the merge base. An annotated tag's id is peeled to its
+   * commit there, another id: not one. Answers found so are kept.
+   */
+  async isOnBranch(commit: string): Promise<boolean> {
+    if (this.#onBranch.has(commit)) return true;
+    const what = `the comparison of ${commit} with the branch`;
+    const signal = AbortSignal.timeout(this.#timeoutMs);
+    const response = await this.#http.request({
+      what,
+      method: "GET",
+      url: `${this.repo}compare/${
+        encodeURIComponent(this.#branch)
+      }...${commit}?per_page=1`,
+      signal,
+    });
+    if (response.status === 404 || response.status === 422) {
+      // No such commit, or nothing in common with the branch.
+      await this.#http.discard(response);
+      return false;
+    }
+    if (response.status !== 200) {
+      throw await this.#http.failure(signal, what, response, false);
+    }
+    const body = await this.#http.bodyJson(signal, what, response);
+    const base = isRecord(body) ? body.merge_base_commit : undefined;
+    const status = isRecord(body) ? body.status : undefined;
+    if (typeof status !== "string" || !isRecord(base)) {
+      throw this.#http.unavailable(
+        `GitHub answered ${what} without a comparison`,
+      );
+    }
+    const on = (status === "behind" || status === "identical") &&
+      base.sha === commit;
+    if (on) this.knownOnBranch([commit]);
+    return on;
+  }
+
+  /** Notes commits found on the branch's history. */
+  knownOnBranch(commits: readonly string[]): void {
+    if (this.#onBranch.size + commits.length > VERSIONS_KEPT) {
+      this.#onBranch.clear();
+    }
+    for (const commit of commits) this.#onBranch.add(commit);
   }
 
   remember(commit: string, path: string, version: string): void {
@@ -335,7 +323,7 @@ class GitHubContents {
   async versionAt(path: string, commit: string): Promise<string> {
     const known = this.#versions.get(`${commit}:${path}`);
     if (known !== undefined) return known;
-    const file = await this.readAt(path, commit);
+    const file = await this.readPast(path, commit);
     if (!file) this.remember(commit, path, "");
     return file?.version ?? "";
   }
@@ -355,6 +343,8 @@ class GitHubContents {
     const { before, limit } = options;
     if (before !== undefined && !BLOB_SHA.test(before)) return null;
     if (!Number.isSafeInteger(limit) || limit < 1) return [];
+    // Only the branch's own history, also when paging back from a commit.
+    if (before !== undefined && !await this.isOnBranch(before)) return null;
     const wanted = before === undefined ? limit : limit + 1;
     const query = new URLSearchParams({
       sha: before ?? this.#branch,
@@ -364,11 +354,14 @@ class GitHubContents {
     const what = `the history of ${path}`;
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const found: HistoryEntry[] = [];
-    let url: string | undefined = `${this.#repo}commits?${query}`;
+    let url: string | undefined = `${this.repo}commits?${query}`;
     for (let page = 0; url && page < HISTORY_PAGES_MAX; page++) {
-      const response = await this.call(signal, what, url, {
+      const response = await this.#http.request({
+        what,
         method: "GET",
-        headers: this.headers("application/vnd.github+json"),
+        url,
+        signal,
+        conditional: true,
       });
       if (
         response.status === 404 || response.status === 409 ||
@@ -376,15 +369,15 @@ class GitHubContents {
       ) {
         // No such commit (`before`), no such branch, or an empty
         // repository (409): nothing to list.
-        await this.discard(response);
+        await this.#http.discard(response);
         return before === undefined ? [] : null;
       }
       if (response.status !== 200) {
-        throw await this.failure(signal, what, response, false);
+        throw await this.#http.failure(signal, what, response, false);
       }
-      const body = await this.bodyJson(signal, what, response);
+      const body = await this.#http.bodyJson(signal, what, response);
       if (!Array.isArray(body)) {
-        throw this.unavailable(`GitHub answered ${what} with a non-list`);
+        throw this.#http.unavailable(`GitHub answered ${what} with a non-list`);
       }
       for (const item of body) found.push(this.entryOf(item, what));
       // GitHub's links may name the repository by id
@@ -397,6 +390,7 @@ class GitHubContents {
     const entries = before !== undefined && found[0]?.commit === before
       ? found.slice(1, limit + 1)
       : found.slice(0, limit);
+    this.knownOnBranch(entries.map((entry) => entry.commit));
     const queue = [...entries];
     const workers = Array.from({ length: VERSIONS_AT_ONCE }, async () => {
       for (let entry = queue.shift(); entry; entry = queue.shift()) {
@@ -418,7 +412,9 @@ class GitHubContents {
       typeof message !== "string" || !isRecord(author) ||
       typeof author.name !== "string" || typeof author.date !== "string"
     ) {
-      throw this.unavailable(`GitHub answered ${what} with a malformed commit`);
+      throw this.#http.unavailable(
+        `GitHub answered ${what} with a malformed commit`,
+      );
     }
     return {
       commit: sha,
@@ -429,56 +425,104 @@ class GitHubContents {
     };
   }
 
+  /**
+   * A file at a ref; `"link"` for a symbolic link, whether GitHub answers
+   * it as one or follows it to the file it names (whose path it answers).
+   */
   async readRef(
     path: string,
     ref: string,
     what: string,
-  ): Promise<RepositoryFile | null> {
+  ): Promise<RepositoryFile | null | "link"> {
     const url = `${this.contentsUrl(path)}?ref=${encodeURIComponent(ref)}`;
     const signal = AbortSignal.timeout(this.#timeoutMs);
-    const init: RequestInit = {
-      method: "GET",
-      headers: this.headers("application/vnd.github+json"),
-    };
-    let response = await this.call(signal, what, url, init);
+    const call = { what, method: "GET", url, signal, conditional: true };
+    let response = await this.#http.request(call);
     if (response.status >= 500) {
-      await this.discard(response);
+      await this.#http.discard(response);
       await sleep(signal, RETRY_DELAY_MS);
-      response = await this.call(signal, what, url, init);
+      response = await this.#http.request(call);
     }
     if (response.status === 404) {
-      await this.discard(response);
+      await this.#http.discard(response);
       return null;
     }
     if (response.status !== 200) {
-      throw await this.failure(signal, what, response, false);
+      throw await this.#http.failure(signal, what, response, false);
     }
-    const body = await this.bodyJson(signal, what, response);
+    // A 304 served from what was kept: the file it was read as, when known.
+    const etag = response.headers.get("etag");
+    const known = etag && response.headers.has("x-inpage-not-modified")
+      ? this.#files.get(etag)
+      : undefined;
+    if (known) {
+      await this.#http.discard(response);
+      return { content: known.content.slice(), version: known.version };
+    }
+    const file = await this.fileOf(signal, what, url, path, response);
+    if (
+      etag && file && file !== "link" &&
+      file.content.byteLength <= FILE_KEPT_MAX
+    ) {
+      if (this.#files.size >= FILES_KEPT) this.#files.clear();
+      this.#files.set(etag, {
+        content: file.content.slice(),
+        version: file.version,
+      });
+    }
+    return file;
+  }
+
+  /** The file of a contents answer (a 200), checked; `"link"` for a link. */
+  async fileOf(
+    signal: AbortSignal,
+    what: string,
+    url: string,
+    path: string,
+    response: Response,
+  ): Promise<RepositoryFile | null | "link"> {
+    const body = await this.#http.bodyJson(signal, what, response);
     if (Array.isArray(body)) {
-      throw this.unavailable(`GitHub answered ${what} with a directory`);
+      throw this.#http.unavailable(`GitHub answered ${what} with a directory`);
     }
     if (!isRecord(body) || typeof body.type !== "string") {
-      throw this.unavailable(`GitHub answered ${what} with a malformed object`);
+      throw this.#http.unavailable(
+        `GitHub answered ${what} with a malformed object`,
+      );
+    }
+    if (body.type === "symlink" && path !== "" && body.path === path) {
+      return "link";
     }
     if (body.type !== "file") {
-      throw this.unavailable(`GitHub answered ${what} with a ${body.type}`);
+      throw this.#http.unavailable(
+        `GitHub answered ${what} with a ${body.type}`,
+      );
     }
+    // GitHub follows a link to a file of the repository and answers that
+    // file, under its own path: never served as the page.
+    if (typeof body.path === "string" && body.path !== path) return "link";
     if (typeof body.sha !== "string" || !BLOB_SHA.test(body.sha)) {
-      throw this.unavailable(`GitHub answered ${what} without a blob sha`);
+      throw this.#http.unavailable(
+        `GitHub answered ${what} without a blob sha`,
+      );
     }
     if (body.encoding === "none") {
       return await this.readRaw(signal, what, url);
     }
     if (body.encoding !== "base64" || typeof body.content !== "string") {
-      throw this.unavailable(`GitHub answered ${what} without base64 content`);
+      throw this.#http.unavailable(
+        `GitHub answered ${what} without base64 content`,
+      );
     }
     const content = decodeBase64(body.content);
     if (!content) {
-      throw this.unavailable(`GitHub answered ${what} with malformed base64`);
+      throw this.#http.unavailable(
+        `GitHub answered ${what} with malformed base64`,
+      );
     }
     const version = gitBlobSha(content);
     if (version !== body.sha) {
-      throw this.unavailable(
+      throw this.#http.unavailable(
         `GitHub answered ${what} with a sha that does not match the content`,
       );
     }
@@ -497,9 +541,9 @@ class GitHubContents {
     const sha = typeof expected === "string" ? expected.toLowerCase() : "";
     if (typeof expected !== "string" || (sha !== "" && !BLOB_SHA.test(sha))) {
       // No file has such a version, so the comparison fails without a request.
-      throw new ConflictError(`Version for ${path} is not a blob sha`);
+      throw new ConflictError(`Version for ${path} is not a blob sha`, path);
     }
-    const body = JSON.stringify({
+    const json = {
       message: message || `Update ${path}`,
       content: encodeBase64(content),
       branch: this.#branch,
@@ -507,22 +551,34 @@ class GitHubContents {
       ...(author === undefined
         ? {}
         : { author: { name: author.name, email: author.email } }),
-    });
+    };
     const signal = AbortSignal.timeout(this.#timeoutMs);
-    const response = await this.call(signal, what, url, {
+    const response = await this.#http.request({
+      what,
       method: "PUT",
-      headers: this.headers("application/vnd.github+json", true),
-      body,
+      url,
+      json,
+      signal,
     });
     if (response.status !== 200 && response.status !== 201) {
-      throw await this.failure(signal, what, response, true);
+      throw await this.#http.failure(signal, what, response, true, path);
     }
-    const answer = await this.bodyJson(signal, what, response);
+    const answer = await this.#http.bodyJson(signal, what, response);
     const file = isRecord(answer) ? answer.content : undefined;
     const version = isRecord(file) ? file.sha : undefined;
     if (typeof version !== "string" || !BLOB_SHA.test(version)) {
-      throw this.unavailable(`GitHub answered ${what} without a blob sha`);
+      throw this.#http.unavailable(
+        `GitHub answered ${what} without a blob sha`,
+      );
+    }
+    const commit = isRecord(answer) ? answer.commit : undefined;
+    const head = isRecord(commit) ? commit.sha : undefined;
+    if (typeof head === "string" && BLOB_SHA.test(head)) {
+      this.onCommit?.(this.#branch, head);
     }
     return version;
   }
+
+  /** Told of each commit a write made: the branch and its new head. */
+  onCommit?: (branch: string, commit: string) => void;
 }

@@ -6,11 +6,27 @@
  */
 
 import { isLoopbackHost } from "../loopback.ts";
+import {
+  type GitHubAppCredentials,
+  invalidAppCredentials,
+} from "./github_app.ts";
+import type { AnswerKv } from "./github_etags.ts";
+
+export type { GitHubAppCredentials };
 
 /** How to reach one GitHub repository. */
 export interface GitHubOptions {
-  /** A token with contents read and write on the repository. */
-  token: string;
+  /**
+   * A token with contents read and write on the repository; required
+   * unless `app` is given.
+   */
+  token?: string | undefined;
+  /**
+   * A GitHub App installation with contents read and write on the
+   * repository, used instead of `token`: installation tokens are obtained
+   * and renewed as needed.
+   */
+  app?: GitHubAppCredentials | undefined;
   /** The repository as `owner/name`. */
   repository: string;
   /** The branch read and written; default `main`. */
@@ -25,6 +41,18 @@ export interface GitHubOptions {
   timeoutMs?: number | undefined;
   /** The `fetch` to use; default the global one. */
   fetch?: typeof fetch | undefined;
+  /**
+   * A KV (Deno KV or the same API) where the answers of reads are kept
+   * besides this process, so that every process reads conditionally.
+   */
+  cache?: AnswerKv | undefined;
+  /**
+   * Receives one JSON line per GitHub call (its status, time and
+   * `x-ratelimit-remaining`, never a token); default none.
+   */
+  log?: ((line: string) => void) | undefined;
+  /** The clock of installation tokens; default `Date.now`. */
+  now?: (() => number) | undefined;
 }
 
 /** The name of a `GitHubOptions` field. */
@@ -54,6 +82,26 @@ function optionProblem(
         : new TypeError(
           "GitHub token must be a non-empty string of visible ASCII characters",
         );
+    case "app": {
+      const invalid = invalidAppCredentials(
+        (value ?? {}) as Record<string, unknown>,
+      );
+      return invalid.length === 0 ? undefined : new TypeError(
+        `GitHub App credentials are malformed: ${invalid.join(", ")}`,
+      );
+    }
+    case "cache":
+      return value === undefined ||
+          (typeof value === "object" && value !== null &&
+            typeof (value as AnswerKv).get === "function" &&
+            typeof (value as AnswerKv).atomic === "function")
+        ? undefined
+        : new TypeError("GitHub cache must be a KV");
+    case "log":
+    case "now":
+      return value === undefined || typeof value === "function"
+        ? undefined
+        : new TypeError(`GitHub ${name} must be a function`);
     case "repository":
       return parseRepository(value)
         ? undefined
@@ -85,12 +133,24 @@ function optionProblem(
 
 const OPTION_NAMES: readonly GitHubOptionName[] = [
   "token",
+  "app",
   "repository",
   "branch",
   "apiUrl",
   "timeoutMs",
   "fetch",
+  "cache",
+  "log",
+  "now",
 ];
+
+/** The options checked: `app` instead of `token` when an app is given. */
+function checkedNames(
+  options: { readonly [K in GitHubOptionName]?: unknown },
+): GitHubOptionName[] {
+  const skipped: GitHubOptionName = options.app === undefined ? "app" : "token";
+  return OPTION_NAMES.filter((name) => name !== skipped);
+}
 
 /**
  * The names of the options that `createGitHubRepository` would refuse. No
@@ -112,7 +172,7 @@ const OPTION_NAMES: readonly GitHubOptionName[] = [
 export function invalidGitHubOptions(
   options: { readonly [K in GitHubOptionName]?: unknown },
 ): GitHubOptionName[] {
-  return OPTION_NAMES.filter((name) =>
+  return checkedNames(options).filter((name) =>
     optionProblem(name, options[name]) !== undefined
   );
 }
@@ -156,8 +216,10 @@ function parseApiUrl(value: unknown): string | undefined {
 
 /** The options once checked, with their defaults filled in. */
 export interface ParsedGitHubOptions {
-  /** The token. */
-  token: string;
+  /** The token, or `undefined` with `app`. */
+  token: string | undefined;
+  /** The GitHub App installation, or `undefined` with `token`. */
+  app: GitHubAppCredentials | undefined;
   /** The repository's owner. */
   owner: string;
   /** The repository's name. */
@@ -170,6 +232,12 @@ export interface ParsedGitHubOptions {
   timeoutMs: number;
   /** The `fetch` to use. */
   fetch: typeof fetch;
+  /** Where read answers are kept besides this process, if anywhere. */
+  cache: AnswerKv | undefined;
+  /** The sink of the call log lines, if any. */
+  log: ((line: string) => void) | undefined;
+  /** The clock of installation tokens. */
+  now: () => number;
 }
 
 /**
@@ -196,19 +264,28 @@ export function parseGitHubOptions(
   ) {
     throw new TypeError("GitHub options must be an object");
   }
-  for (const name of OPTION_NAMES) {
+  for (const name of checkedNames(options)) {
     const problem = optionProblem(name, options[name]);
     if (problem) throw problem;
   }
   const { owner, name } = parseRepository(options.repository)!;
   const send = options.fetch;
+  const app = options.app;
   return {
-    token: options.token,
+    token: app === undefined ? options.token : undefined,
+    app: app === undefined ? undefined : {
+      appId: app.appId,
+      privateKey: app.privateKey,
+      installationId: app.installationId,
+    },
     owner,
     name,
     branch: options.branch ?? DEFAULT_BRANCH,
     apiUrl: parseApiUrl(options.apiUrl ?? DEFAULT_API_URL)!,
     timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     fetch: send ?? ((input, init) => fetch(input, init)),
+    cache: options.cache,
+    log: options.log,
+    now: options.now ?? Date.now,
   };
 }

@@ -50,8 +50,69 @@ export interface HistoryOptions {
 }
 
 /**
+ * Bytes kept aside by {@linkcode Repository.stage}: in the repository's
+ * object store (GitHub: a blob of the Git Data API; a local checkout: git's
+ * object store), in no tree and on no branch until a commit names them.
+ */
+export interface StagedBlob {
+  /** What `stage` answered: the blob's id in that store. */
+  readonly staged: string;
+}
+
+/** One file of a many-file commit ({@linkcode Repository.commit}). */
+export interface CommitFile {
+  /** Repository path, already whitelisted. */
+  path: string;
+  /** The new bytes, or bytes kept aside by `stage`. */
+  content: Uint8Array | StagedBlob;
+  /**
+   * What the file must be on the branch before the commit: its version, or
+   * `""` when it must not exist; a mismatch is a `ConflictError` naming the
+   * path, and nothing is committed. `null`: no condition, the file is
+   * written whatever is there (a content-addressed image, whose name is the
+   * hash of its bytes: the same name is the same image).
+   */
+  expected: string | null;
+}
+
+/** Where a many-file commit goes and who it is by. */
+export interface CommitOptions {
+  /** One clean line, at most 120 characters. */
+  message: string;
+  /** Who the commit is authored by; default the repository's own identity. */
+  author?: CommitAuthor | undefined;
+  /**
+   * The branch committed to. Default: the site branch, the one `read` and
+   * `write` use (a local checkout's work tree is updated too). Any other
+   * branch must be named `inpage/…` (e.g. `inpage/review/{id}`); when it
+   * does not exist it is made from the site branch's head, without a
+   * checkout, and the work tree is never touched.
+   */
+  branch?: string | undefined;
+}
+
+/** What a many-file commit made. */
+export interface CommitResult {
+  /**
+   * The branch's head after the commit (40 hex digits): the new commit, or
+   * the head as it was when no file changed; `""` in a folder that records
+   * no commits.
+   */
+  commit: string;
+  /** Each file's version after the commit, by path. */
+  versions: Record<string, string>;
+}
+
+/**
  * Where pages and images are stored. A version is the git blob SHA-1 of the
  * bytes, so a local checkout and GitHub agree.
+ *
+ * Beside the one-file `write`, a repository may keep bytes aside (`stage`)
+ * and commit several files at once (`commit`): `/api/upload?staged=1` and
+ * `/api/save` use them to publish a page and its new images in one commit.
+ * A review (a branch `inpage/review/{id}` holding pages and images, made
+ * from the site branch without a checkout, deleted once applied) is the
+ * same `commit` with `branch`, then `deleteBranch`.
  */
 export interface Repository {
   /**
@@ -107,18 +168,61 @@ export interface Repository {
    * @throws {RepositoryError} when the repository refuses or does not answer
    */
   readAt?(path: string, commit: string): Promise<RepositoryFile | null>;
+  /**
+   * Keeps bytes aside for a later {@linkcode Repository.commit}, outside
+   * every tree and branch: nothing a site builds from changes (optional:
+   * without it, `/api/upload?staged=1` stores the image as a plain upload
+   * does). Bytes no commit names are never published; the store drops them
+   * in its own time (GitHub's and git's garbage collection).
+   *
+   * @param content the bytes
+   * @returns what a `CommitFile` names them by
+   * @throws {RepositoryError} when the repository refuses or does not answer
+   */
+  stage?(content: Uint8Array): Promise<StagedBlob>;
+  /**
+   * Commits several files at once on one branch, each under its condition:
+   * all of them in one commit, or none (optional: without it, staged
+   * uploads are stored as plain uploads).
+   *
+   * @param files the files, each path once
+   * @param options the message, the author and the branch
+   * @returns the head after the commit and each file's new version
+   * @throws {ConflictError} naming the path whose condition failed
+   * @throws {RepositoryError} when the repository refuses or does not
+   *   answer, a staged blob is no longer kept, or the branch is refused
+   */
+  commit?(
+    files: readonly CommitFile[],
+    options: CommitOptions,
+  ): Promise<CommitResult>;
+  /**
+   * Deletes a branch made by `commit` (named `inpage/…`; never the site
+   * branch).
+   *
+   * @param branch the branch's name
+   * @returns `true` when it was deleted, `false` when there was none
+   * @throws {RepositoryError} `unauthorized` for the site branch or a name
+   *   outside `inpage/`; otherwise when the repository refuses
+   */
+  deleteBranch?(branch: string): Promise<boolean>;
 }
 
 /** Thrown by `Repository.write` when the file's version is not the expected one. */
 export class ConflictError extends Error {
+  /** The file whose version did not match, when the repository says. */
+  readonly path: string | undefined;
+
   /**
    * Creates the error.
    *
    * @param detail what happened, for the server log
+   * @param path the file whose version did not match
    */
-  constructor(detail: string) {
+  constructor(detail: string, path?: string) {
     super(detail);
     this.name = "ConflictError";
+    this.path = path;
   }
 }
 
@@ -160,4 +264,48 @@ export class RepositoryError extends Error {
 export function gitBlobSha(content: Uint8Array): string {
   const header = new TextEncoder().encode(`blob ${content.byteLength}\0`);
   return sha1Hex(header, content);
+}
+
+/** The prefix of every branch a repository's `commit` may make besides the site branch. */
+export const OWN_BRANCH_PREFIX = "inpage/";
+
+/**
+ * Whether a branch name is one `commit` may make and `deleteBranch` may
+ * delete: `inpage/` then segments of letters, digits, `.`, `_` and `-`
+ * (none starting with `.` or ending with `.lock`), at most 200 characters.
+ *
+ * @param branch the candidate
+ * @returns true when it is such a name
+ * @example
+ * ```ts
+ * import { isOwnBranch } from "./repository.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.ok(isOwnBranch("inpage/review/2f6c"));
+ * assert.ok(!isOwnBranch("main"));
+ * assert.ok(!isOwnBranch("inpage/../main"));
+ * ```
+ */
+export function isOwnBranch(branch: unknown): branch is string {
+  if (typeof branch !== "string" || branch.length > 200) return false;
+  if (!branch.startsWith(OWN_BRANCH_PREFIX)) return false;
+  const segments = branch.slice(OWN_BRANCH_PREFIX.length).split("/");
+  return segments.every((segment) =>
+    /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,99}$/.test(segment) &&
+    !segment.endsWith(".lock") && !segment.endsWith(".") &&
+    !segment.includes("..")
+  );
+}
+
+/**
+ * Whether a commit file's content was kept aside by `stage`.
+ *
+ * @param content a `CommitFile`'s content
+ * @returns true for a `StagedBlob`
+ */
+export function isStaged(
+  content: Uint8Array | StagedBlob,
+): content is StagedBlob {
+  return !(content instanceof Uint8Array) &&
+    typeof (content as StagedBlob)?.staged === "string";
 }

@@ -214,7 +214,9 @@ export interface SaveAnswer {
 }
 
 /**
- * The answer of `POST /api/upload`: the stored name and the image's size.
+ * The answer of `POST /api/upload`: the stored name and the image's size,
+ * and `staged: true` when the image was kept aside for the next publish
+ * (`?staged=1`).
  *
  * @example
  * ```ts
@@ -222,12 +224,14 @@ export interface SaveAnswer {
  *
  * const image = { src: "team-3f2a9c1b7d4e.webp", width: 1200, height: 630 };
  * console.assert(uploadAnswer.safeParse(image).success);
+ * console.assert(uploadAnswer.safeParse({ ...image, staged: true }).success);
  * ```
  */
 export const uploadAnswer: z.ZodMiniType<UploadAnswer> = z.object({
   src: z.string(),
   width: z.int().check(z.positive()),
   height: z.int().check(z.positive()),
+  staged: z.optional(z.literal(true)),
 });
 /** The answer of `POST /api/upload`. */
 export interface UploadAnswer {
@@ -237,6 +241,12 @@ export interface UploadAnswer {
   width: number;
   /** Height in pixels, read from the image header. */
   height: number;
+  /**
+   * `true` when the image was kept aside (`?staged=1`): it reaches the
+   * repository with the editor's next publish of a page that names it,
+   * within one hour, and never otherwise. Absent when it is stored.
+   */
+  staged?: true | undefined;
 }
 
 /**
@@ -262,6 +272,7 @@ export const INVALID_REASONS = [
   "link",
   "markup",
   "number",
+  "template",
 ] as const;
 /** A stable reason of a 422 `invalid_content`. */
 export type InvalidReason = typeof INVALID_REASONS[number];

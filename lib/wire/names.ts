@@ -21,7 +21,7 @@
 
 /**
  * The routes: the four of the reference and the editors' own two
- * (`/api/session`, `/api/history`, counted in the content route's budget);
+ * (`/api/session`, `/api/history`, each with a budget of its own);
  * each one's path, the methods it serves (in the order of its `allow`
  * header) and the name of its rate budget in `BUDGETS` (`lib/limits.ts`).
  *
@@ -38,8 +38,8 @@ export const ROUTES = {
   content: { path: "/api/content", methods: ["GET"], budget: "content" },
   save: { path: "/api/save", methods: ["POST"], budget: "save" },
   upload: { path: "/api/upload", methods: ["POST"], budget: "upload" },
-  session: { path: "/api/session", methods: ["GET"], budget: "content" },
-  history: { path: "/api/history", methods: ["GET"], budget: "content" },
+  session: { path: "/api/session", methods: ["GET"], budget: "session" },
+  history: { path: "/api/history", methods: ["GET"], budget: "history" },
 } as const;
 
 /** One entry of {@linkcode ROUTES}. */
@@ -50,6 +50,12 @@ export type RoutePath = RouteEntry["path"];
 
 /** The name of a route's rate budget, such as `save`. */
 export type BudgetName = RouteEntry["budget"];
+
+/**
+ * The query parameter of `POST /api/upload` that keeps the image aside for
+ * the editor's next publish (`?staged=1`) instead of storing it at once.
+ */
+export const STAGED_PARAMETER = "staged";
 
 /** Where the pages are in a site's checkout: `{PAGES_FOLDER}/{lang}/…`. */
 export const PAGES_FOLDER = "src/content/pages";

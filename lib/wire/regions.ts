@@ -30,9 +30,9 @@
 
 /**
  * Every attribute of the page the templates, the overlay and the CLI
- * share: those the templates write (`page`, `text`, `html`, `image`,
- * `link`, `list`, `item`, `template`, `default`, `fields`, `imageFormat`,
- * `strings`) and those the overlay sets while editing.
+ * share: those the templates write (`page`, `text`, `html`, `markdown`,
+ * `image`, `link`, `list`, `item`, `template`, `default`, `fields`,
+ * `imageFormat`, `strings`) and those the overlay sets while editing.
  *
  * @example
  * ```ts
@@ -49,6 +49,8 @@ export const INPAGE_ATTRIBUTES = {
   text: "data-inpage-text",
   /** A rich-text field, by its JSON Pointer. */
   html: "data-inpage-html",
+  /** A string the site renders as CommonMark, by its JSON Pointer. */
+  markdown: "data-inpage-markdown",
   /** A media object, by its JSON Pointer. */
   image: "data-inpage-image",
   /** A link object (`href`, optional `title`), by its JSON Pointer. */
@@ -153,6 +155,7 @@ export type RegionKind =
   | "link"
   | "text"
   | "html"
+  | "markdown"
   | "image"
   | "fields";
 
@@ -215,6 +218,16 @@ export const REGION_KINDS: { readonly [K in RegionKind]: RegionKindRule } = {
     inPlace: true,
     edits: [],
     needs: "a rich-text region needs a string",
+    fits: (value: unknown) => typeof value === "string",
+  },
+  markdown: {
+    attribute: INPAGE_ATTRIBUTES.markdown,
+    pointers: "one",
+    // The site renders it as CommonMark; the overlay leaves it as rendered
+    // until it has a markdown editor (the regions stay outlined as none).
+    inPlace: false,
+    edits: [],
+    needs: "a markdown region needs a string",
     fits: (value: unknown) => typeof value === "string",
   },
   image: {

@@ -58,8 +58,12 @@ export async function openPages(context: OpeningContext): Promise<Opening> {
   while (true) {
     try {
       const pages: ReadPage[] = [];
+      // Each page file once per page view, however many containers show it.
+      const files = new Map<string, { content: string; version: string }>();
       for (const path of context.paths) {
-        const { content, version } = await context.client.read(path);
+        const file = files.get(path) ?? await context.client.read(path);
+        files.set(path, file);
+        const { content, version } = file;
         pages.push({ path, version, base: JSON.parse(content) as PageObject });
       }
       return { stage: "ready", pages };

@@ -1,6 +1,9 @@
 /**
  * The one place that uploads an image through the browser client: every
- * chosen image goes up here, at publish, just before the page naming it.
+ * chosen image goes up here, at publish, just before the page naming it,
+ * kept aside (staged, `?staged=1`) so that the page's save commits it with
+ * the page: one commit, and nothing in the repository if the save is
+ * refused.
  *
  * @module
  */
@@ -21,6 +24,8 @@ export async function uploadImage(
   file: Blob,
   name: string,
 ): Promise<StoredImage> {
-  const { src, width, height } = await client.upload(file, name);
+  const { src, width, height } = await client.upload(file, name, {
+    staged: true,
+  });
   return { src, width, height };
 }

@@ -189,6 +189,7 @@ export function problemWords(problem: Problem): string {
 const WANTED: Readonly<Record<FieldKind, TextKey>> = {
   text: "wantText",
   html: "wantRichText",
+  markdown: "wantText",
   image: "wantImage",
   list: "wantList",
   link: "wantLink",

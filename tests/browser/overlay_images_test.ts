@@ -122,7 +122,16 @@ Deno.test("in Chromium: an image chosen then discarded never reaches the reposit
     after.images,
     [...before.images, String(media.src)].sort(),
   );
-  assert.equal(after.commits, before.commits + 2, "the upload, then the page");
+  assert.equal(
+    after.commits,
+    before.commits + 1,
+    "one commit: the page and its image (the upload was staged)",
+  );
+  assert.deepEqual(
+    (await site.git("show", "--name-only", "--format=", "HEAD")).trim()
+      .split("\n"),
+    [`public/images/${media.src}`, "src/content/pages/en/home.json"],
+  );
   // Another change before the site renders the page again: the image goes
   // on showing as chosen (a static site may not serve its file yet).
   await page.getByRole("textbox", { name: "Edit title" }).click();

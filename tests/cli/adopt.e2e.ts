@@ -1,5 +1,5 @@
 /**
- * The README's "Adopt an existing site", run on its fixture
+ * "Adopt an existing theme" (docs/adopt/astro.md), run on its fixture
  * (tests/fixtures/adopt: front-matter pages, image paths, Astro templates):
  * `editor convert` names the `<h3>` and writes the rest; once the body is
  * markdown it converts everything; `editor check` passes; `astro build`

@@ -119,6 +119,38 @@ Deno.test("the client logs in, reads, publishes, uploads and logs out through th
   assertCode(await failure(s.client.read(HOME)), "unauthorized", 401);
 });
 
+Deno.test("the client's staged upload keeps the image aside, and the publish naming it commits both in one commit", async () => {
+  await using s = await signedIn();
+  const { content, version } = await s.client.read(HOME);
+  const count = await s.site.commitCount();
+  const image = await s.client.upload(
+    new Blob([pngOfSize(200, 3, 2)], { type: "image/png" }),
+    "Sea",
+    { staged: true },
+  );
+  assert.equal(image.staged, true);
+  assert.match(image.src, /^sea-[0-9a-f]{12}\.png$/);
+  assert.equal(await s.site.commitCount(), count);
+  const page: PageObject = {
+    ...JSON.parse(content),
+    hero: { src: image.src, width: image.width, height: image.height },
+  };
+  await s.client.publish({ path: HOME, content: page, version });
+  assert.equal(await s.site.commitCount(), count + 1);
+  assert.deepEqual(
+    (await s.site.git("show", "--name-only", "--format=", "HEAD")).trim()
+      .split("\n"),
+    [`public/images/${image.src}`, HOME],
+  );
+  const plain = await s.client.upload(
+    new Blob([pngOfSize(300, 4, 4)], { type: "image/png" }),
+    "Plain",
+    { staged: false },
+  );
+  assert.equal(plain.staged, undefined);
+  assert.equal(await s.site.commitCount(), count + 2);
+});
+
 Deno.test("client errors: unauthorized without a session and for a wrong key", async () => {
   await using s = await signedIn();
   const stranger = routerClient(s.env);

@@ -1,5 +1,5 @@
 /**
- * The host contract of the README's "Hosts" section: a `REPOSITORY` that
+ * The host contract of docs/deploy.md: a `REPOSITORY` that
  * throws an error of its own answers 502 `unavailable`; a request without
  * a client address and a key check on the main thread are each said once
  * in the log, on a host that really lacks them (the neutral bundle in
@@ -94,7 +94,7 @@ async function inNode(script: string): Promise<string> {
   const { success, stdout, stderr } = await new Deno.Command("node", {
     args: ["--input-type=module", "-e", script],
     cwd: ROOT,
-    env: { EDITOR_BUNDLE: new URL(`file://${bundle}`).href },
+    env: { EDITOR_BUNDLE: new URL(`file://${bundle}/mod.js`).href },
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -22,16 +22,33 @@
  *   `sha` (the branch, or a commit), only those that changed `path` when
  *   given, `per_page` (default 30, at most 100) a `page`, with a `Link`
  *   header (`first`, `prev`, `next`, `last`) when there are more pages; an
- *   unknown `sha` is 404 `No commit found for SHA: …`.
+ *   unknown `sha` is 404 `No commit found for SHA: …`;
+ * - `GET /repos/{owner}/{repo}/compare/{base}...{head}` compares two commits
+ *   (a branch name or a sha; an annotated tag's id is peeled to its commit):
+ *   `status` (`identical`, `ahead`, `behind`, `diverged`), `ahead_by`,
+ *   `behind_by`, `base_commit` and `merge_base_commit`; an unknown one is
+ *   404 `Not Found`;
+ * - commits off the branch (another branch's) and annotated tags can be
+ *   made (`addOffBranchCommit`, `addTag`): `ref`, `sha` and the compare API
+ *   reach them, as on GitHub;
+ * - a symbolic link (`addLink`, a commit of the branch making a path a link):
+ *   a read answers, as GitHub documents, the file it names when that is a
+ *   file of the repository (under that file's own `path`), else
+ *   `type: "symlink"` with its `target`.
  *
  * @module
  */
 
 import { decodeBase64, encodeBase64 } from "../../lib/encoding/bytes.ts";
 import { gitBlobSha } from "../../lib/repository/repository.ts";
-import { sha1Hex as sha1Sync } from "../../lib/digest.ts";
+import { sha1Hex as sha1Sync, sha256Hex } from "../../lib/digest.ts";
 import type { Env, Router } from "../../mod.ts";
 import { signedInEnv, type TestEnv } from "./helpers.ts";
+import { type DoubleCommit, GitObjects } from "./git_objects.ts";
+import { gitDataAnswer, type GitState } from "./github_git_data.ts";
+import { type DoubleApp, refuseAppJwt } from "./github_app_double.ts";
+
+export type { DoubleApp, DoubleCommit };
 
 /** What the double is started with. */
 export interface GitHubDoubleOptions {
@@ -48,22 +65,10 @@ export interface GitHubDoubleOptions {
    * `per_page` asks (GitHub's is 100); default 100.
    */
   maxPerPage?: number;
-}
-
-/** A commit of the double's branch. */
-export interface DoubleCommit {
-  /** Its id. */
-  sha: string;
-  /** Its message. */
-  message: string;
-  /** Its author. */
-  author: { name: string; email: string; date: string };
-  /** Its committer. */
-  committer: { name: string; email: string; date: string };
-  /** Its parent's id, or `null` for the first. */
-  parent: string | null;
-  /** The branch's files after it. */
-  files: Map<string, Uint8Array>;
+  /** A GitHub App whose installation may have tokens for the repository. */
+  app?: DoubleApp;
+  /** The double's clock (JWT times, token expiry); default `Date.now`. */
+  clock?: () => number;
 }
 
 /** A fault answered instead of the normal answer. */
@@ -72,7 +77,9 @@ export type GitHubFault =
     /** How many calls it answers; default 1, `Infinity` for all. */
     times?: number;
     /** Only calls with this method; default every method. */
-    method?: "GET" | "PUT";
+    method?: "GET" | "PUT" | "POST" | "PATCH" | "DELETE";
+    /** Only calls whose path matches; default every path. */
+    path?: RegExp;
   }
   & (
     | {
@@ -89,6 +96,11 @@ export type GitHubFault =
     | {
       /** Never answers: holds the request until `close()`. */
       kind: "hang";
+    }
+    | {
+      /** Runs `run` (another publish, say), then answers as usual. */
+      kind: "call";
+      run: () => void | Promise<void>;
     }
     | {
       /**
@@ -112,8 +124,13 @@ export interface RecordedRequest {
   headers: Record<string, string>;
   /** Whether the authorization header held the double's token. */
   authorized: boolean;
-  /** A PUT's JSON body, `content` replaced by its length in characters. */
+  /**
+   * A write's JSON body, each `content` string replaced by its length in
+   * characters.
+   */
   body?: Record<string, unknown>;
+  /** The status answered (304 for a conditional read that changed nothing). */
+  status?: number;
 }
 
 /** A running double. */
@@ -130,8 +147,51 @@ export interface GitHubDouble {
   files: Map<string, Uint8Array>;
   /** The branch's commits, oldest first; writes add one each. */
   commits: DoubleCommit[];
+  /** The other branches, by name, to their commit. */
+  refs: Map<string, string>;
+  /** The blobs, trees and commits, on a branch or not. */
+  objects: GitObjects;
   /** Every request received, in order. */
   requests: RecordedRequest[];
+  /** The installation tokens issued, oldest first (their values left out). */
+  appTokens: { issuedAt: number; expiresAt: number }[];
+  /**
+   * Commits files on the default branch as someone else's publish would
+   * (another page, say).
+   *
+   * @param files the files written, by path
+   * @param message the commit message
+   * @returns the commit
+   */
+  publishElsewhere(
+    files: Record<string, string | Uint8Array>,
+    message?: string,
+  ): DoubleCommit;
+  /** Revokes every installation token issued (GitHub answers 401 to them). */
+  revokeAppTokens(): void;
+  /**
+   * Makes a commit on another branch, from the branch's head: the branch
+   * does not move.
+   *
+   * @param files the files it changes, by path
+   * @returns its sha
+   */
+  addOffBranchCommit(files: Record<string, string>): Promise<string>;
+  /**
+   * Makes an annotated tag of a commit.
+   *
+   * @param commit the commit's sha
+   * @returns the tag object's own sha
+   */
+  addTag(commit: string): Promise<string>;
+  /**
+   * Commits on the branch a path turned into a symbolic link.
+   *
+   * @param path the link's path
+   * @param target what it names, relative to its folder
+   * @returns the commit's sha
+   */
+  addLink(path: string, target: string): Promise<string>;
   /**
    * Sets the fault for the next calls, replacing any; `null` clears it.
    *
@@ -164,9 +224,13 @@ export function githubEnv(github: GitHubDouble): {
 
 const DOCS = "https://docs.github.com/rest/repos/contents";
 const RAW_LIMIT = 1024 * 1024;
-const ROUTE = /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/contents\/(.+)$/;
+const REPO = /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/(.+)$/;
+const ACCESS_TOKENS =
+  /^(?:\/api\/v3)?\/app\/installations\/([^/]+)\/access_tokens$/;
 const COMMITS =
   /^(?:\/api\/v3)?\/(?:repos\/([^/]+)\/([^/]+)|repositories\/(\d+))\/commits$/;
+const COMPARE =
+  /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/compare\/([^/.]+|[0-9a-f]{40})\.\.\.([^/.]+|[0-9a-f]{40})$/;
 /** The repository's id, as GitHub's `Link` headers name it. */
 const REPOSITORY_ID = "1300192";
 const TOKEN_USER = { name: "Double", email: "double@example.com" };
@@ -190,6 +254,20 @@ function error(status: number, message: string, docs = DOCS): Response {
   });
 }
 
+/** A JSON body with every `content` string replaced by its length. */
+function summarised(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(summarised);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      key === "content" && typeof inner === "string"
+        ? `<${inner.length} characters>`
+        : summarised(inner),
+    ]),
+  );
+}
+
 /** Base64 as GitHub's read answers carry it: a `\n` after every 60 characters. */
 function lineBroken(bytes: Uint8Array): string {
   const flat = encodeBase64(bytes);
@@ -198,17 +276,6 @@ function lineBroken(bytes: Uint8Array): string {
     lines.push(flat.slice(start, start + 60) + "\n");
   }
   return lines.join("");
-}
-
-async function sha1Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-1",
-    new TextEncoder().encode(text),
-  );
-  return Array.from(
-    new Uint8Array(digest),
-    (byte) => byte.toString(16).padStart(2, "0"),
-  ).join("");
 }
 
 /**
@@ -238,16 +305,106 @@ export function startGitHubDouble(
   let commits = 0;
   let remaining = 5000;
   const maxPerPage = options.maxPerPage ?? 100;
+  const clock = options.clock ?? Date.now;
+  const app = options.app;
+  const appTokens: { issuedAt: number; expiresAt: number }[] = [];
+  const installationTokens = new Map<string, number>();
+  const objects = new GitObjects();
+  const refs = new Map<string, string>();
   const log: DoubleCommit[] = [];
   const initialDate = new Date(Date.UTC(2026, 0, 1)).toISOString();
-  log.push({
+  const initial: DoubleCommit = {
     sha: sha1Sync(new TextEncoder().encode(`initial ${repository}`)),
     message: "Initial",
     author: { ...TOKEN_USER, date: initialDate },
     committer: { ...TOKEN_USER, date: initialDate },
     parent: null,
+    tree: objects.treeOf(files),
     files: new Map(files),
-  });
+  };
+  log.push(initial);
+  objects.commits.set(initial.sha, initial);
+
+  /** A new commit object, on no branch; its files are its tree's. */
+  function makeCommit(
+    message: string,
+    tree: string,
+    parent: string | null,
+    author: { name: string; email: string } | undefined,
+  ): DoubleCommit {
+    commits += 1;
+    const date = new Date(Date.UTC(2026, 0, 1) + commits * 60_000)
+      .toISOString();
+    const committer = { ...TOKEN_USER, date };
+    const commit: DoubleCommit = {
+      sha: sha1Sync(
+        new TextEncoder().encode(`commit ${commits} ${tree} ${parent}`),
+      ),
+      message,
+      author: author
+        ? { name: author.name, email: author.email, date }
+        : committer,
+      committer,
+      parent,
+      tree,
+      files: objects.filesOf(tree)!,
+    };
+    // A parent's symbolic links stay, but where a file now is.
+    const kept = [...objects.commits.get(parent ?? "")?.links ?? []]
+      .filter(([path]) => !commit.files.has(path));
+    if (kept.length > 0) commit.links = new Map(kept);
+    objects.commits.set(commit.sha, commit);
+    return commit;
+  }
+
+  /** Moves the default branch forward to a commit, its files with it. */
+  function moveDefault(sha: string): void {
+    const chain: DoubleCommit[] = [];
+    const head = log.at(-1)!.sha;
+    for (let at: string | null = sha; at !== null && at !== head;) {
+      const commit: DoubleCommit = objects.commits.get(at)!;
+      chain.unshift(commit);
+      at = commit.parent;
+    }
+    log.push(...chain);
+    const after = objects.commits.get(sha)!.files;
+    files.clear();
+    for (const [path, bytes] of after) files.set(path, bytes);
+  }
+
+  const state: GitState = {
+    objects,
+    branch,
+    repository,
+    refs,
+    head: () => log.at(-1)!.sha,
+    moveDefault,
+    makeCommit,
+  };
+
+  /** Another publish on the default branch: a commit of these files. */
+  function publishElsewhere(
+    written: Record<string, string | Uint8Array>,
+    message = "Published elsewhere",
+  ): DoubleCommit {
+    const next = new Map(files);
+    for (const [path, content] of Object.entries(written)) {
+      next.set(
+        path,
+        typeof content === "string"
+          ? new TextEncoder().encode(content)
+          : content,
+      );
+    }
+    const commit = makeCommit(
+      message,
+      objects.treeOf(next),
+      state.head(),
+      undefined,
+    );
+    moveDefault(commit.sha);
+    return commit;
+  }
   let release!: () => void;
   const released = new Promise<void>((resolve) => release = resolve);
 
@@ -260,9 +417,10 @@ export function startGitHubDouble(
     return sha;
   }
 
-  function takeFault(method: string): GitHubFault | null {
+  function takeFault(method: string, path: string): GitHubFault | null {
     if (!fault || faultLeft <= 0) return null;
     if (fault.method !== undefined && fault.method !== method) return null;
+    if (fault.path !== undefined && !fault.path.test(path)) return null;
     const taken = fault;
     faultLeft -= 1;
     if (faultLeft <= 0) fault = null;
@@ -293,7 +451,9 @@ export function startGitHubDouble(
     };
   }
 
-  async function answerFault(taken: GitHubFault) {
+  async function answerFault(
+    taken: Exclude<GitHubFault, { kind: "call" }>,
+  ): Promise<Response> {
     switch (taken.kind) {
       case "status":
         return new Response(
@@ -346,9 +506,65 @@ export function startGitHubDouble(
     }
   }
 
+  /** Annotated tags: the tag object's sha → the commit's. */
+  const tags = new Map<string, string>();
+
+  /** The commit a ref names: the branch, a commit, a tag peeled. */
+  function commitAt(ref: string | null): DoubleCommit | undefined {
+    if (ref === null || ref === branch) return log.at(-1);
+    const other = refs.get(ref);
+    if (other !== undefined) return objects.commits.get(other);
+    return objects.commits.get(tags.get(ref) ?? ref);
+  }
+
   function filesAt(ref: string | null): Map<string, Uint8Array> | undefined {
     if (ref === null || ref === branch) return files;
-    return log.find((commit) => commit.sha === ref)?.files;
+    return commitAt(ref)?.files;
+  }
+
+  /** A commit and its ancestors, newest first. */
+  function ancestry(commit: DoubleCommit): DoubleCommit[] {
+    const chain: DoubleCommit[] = [];
+    for (
+      let at: DoubleCommit | undefined = commit;
+      at;
+      at = at.parent === null ? undefined : commitAt(at.parent)
+    ) chain.push(at);
+    return chain;
+  }
+
+  function compare(baseRef: string, headRef: string, base: string): Response {
+    const from = commitAt(baseRef);
+    const to = commitAt(headRef);
+    if (!from || !to) return error(404, "Not Found");
+    const behind = ancestry(from);
+    const ahead = ancestry(to);
+    const mergeBase = behind.find((commit) => ahead.includes(commit));
+    if (!mergeBase) return error(404, "No common ancestor between the two");
+    const aheadBy = ahead.indexOf(mergeBase);
+    const behindBy = behind.indexOf(mergeBase);
+    const commitOf = (commit: DoubleCommit) => ({
+      sha: commit.sha,
+      url: `${base}/repos/${repository}/commits/${commit.sha}`,
+      commit: { message: commit.message, author: commit.author },
+    });
+    return json(200, {
+      url: `${base}/repos/${repository}/compare/${baseRef}...${headRef}`,
+      status: aheadBy === 0 && behindBy === 0
+        ? "identical"
+        : aheadBy === 0
+        ? "behind"
+        : behindBy === 0
+        ? "ahead"
+        : "diverged",
+      ahead_by: aheadBy,
+      behind_by: behindBy,
+      total_commits: aheadBy,
+      base_commit: commitOf(from),
+      merge_base_commit: commitOf(mergeBase),
+      commits: ahead.slice(0, aheadBy).reverse().map(commitOf),
+      files: [],
+    });
   }
 
   function listCommits(url: URL, base: string): Response {
@@ -359,10 +575,8 @@ export function startGitHubDouble(
       Math.max(1, Number(url.searchParams.get("per_page") ?? "30") || 30),
     );
     const page = Math.max(1, Number(url.searchParams.get("page") ?? "1") || 1);
-    const from = start === branch
-      ? log.length - 1
-      : log.findIndex((commit) => commit.sha === start);
-    if (from < 0) {
+    const head = commitAt(start);
+    if (head === undefined) {
       return json(404, {
         message: `No commit found for SHA: ${start}`,
         documentation_url:
@@ -370,13 +584,13 @@ export function startGitHubDouble(
         status: "404",
       });
     }
-    const chain = log.slice(0, from + 1).reverse();
+    const chain = ancestry(head);
     const touching = path === null ? chain : chain.filter((commit) => {
-      const before = commit.parent === null
+      const parent = commit.parent === null
         ? undefined
-        : log.find((other) => other.sha === commit.parent)?.files.get(path);
-      const after = commit.files.get(path);
-      return before !== after;
+        : commitAt(commit.parent);
+      return parent?.files.get(path) !== commit.files.get(path) ||
+        parent?.links?.get(path) !== commit.links?.get(path);
     });
     const last = Math.max(1, Math.ceil(touching.length / perPage));
     const items = touching.slice((page - 1) * perPage, page * perPage).map((
@@ -441,6 +655,28 @@ export function startGitHubDouble(
     const files = filesAt(ref);
     if (files === undefined) {
       return error(404, `No commit found for the ref ${ref}`);
+    }
+    const link = commitAt(ref)?.links?.get(path);
+    if (link !== undefined) {
+      const folder = path.includes("/")
+        ? path.slice(0, path.lastIndexOf("/") + 1)
+        : "";
+      const named = new URL(link, `file:///${folder}`).pathname.slice(1);
+      const file = files.get(named);
+      if (file === undefined) {
+        return json(200, {
+          type: "symlink",
+          target: link,
+          ...describe(
+            base,
+            path,
+            sha1Sync(new TextEncoder().encode(`link ${link}`)),
+            link.length,
+          ),
+        });
+      }
+      // Followed, as GitHub does: the file it names, under that path.
+      path = named;
     }
     const bytes = files.get(path);
     if (bytes === undefined) {
@@ -565,23 +801,19 @@ export function startGitHubDouble(
       created = current === undefined;
       break;
     }
-    commits += 1;
-    const commitSha = await sha1Hex(`commit ${commits} ${path} ${newSha}`);
-    const date = new Date(Date.UTC(2026, 0, 1) + commits * 60_000)
-      .toISOString();
-    const person = { ...TOKEN_USER, date };
     const given = author as { name: string; email: string } | undefined;
-    const writer = given
-      ? { name: given.name, email: given.email, date }
-      : person;
-    log.push({
-      sha: commitSha,
-      message: fields.message as string,
-      author: writer,
-      committer: person,
-      parent: log.at(-1)?.sha ?? null,
-      files: new Map(files),
-    });
+    const next = new Map(files);
+    next.set(path, content);
+    const made = makeCommit(
+      fields.message as string,
+      objects.treeOf(next),
+      state.head(),
+      given,
+    );
+    moveDefault(made.sha);
+    const commitSha = made.sha;
+    const writer = made.author;
+    const person = made.committer;
     return json(created ? 201 : 200, {
       content: {
         type: "file",
@@ -596,8 +828,8 @@ export function startGitHubDouble(
         committer: person,
         message: fields.message,
         tree: {
-          sha: await sha1Hex(`tree ${commitSha}`),
-          url: `${base}/repos/${repository}/git/trees/${commitSha}`,
+          sha: made.tree,
+          url: `${base}/repos/${repository}/git/trees/${made.tree}`,
         },
         parents: [],
         verification: {
@@ -610,6 +842,132 @@ export function startGitHubDouble(
     });
   }
 
+  /** Whether an authorization header holds a token the double accepts now. */
+  function knownToken(authorization: string | null): boolean {
+    const given = /^(?:Bearer|token) (\S+)$/.exec(authorization ?? "")?.[1];
+    if (given === undefined) return false;
+    if (given === token) return true;
+    const expires = installationTokens.get(given);
+    return expires !== undefined && clock() < expires;
+  }
+
+  /** `POST /app/installations/{id}/access_tokens`, with the app's JWT. */
+  async function accessToken(
+    request: Request,
+    installation: string,
+  ): Promise<Response> {
+    const docs =
+      "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app";
+    const jwt = /^Bearer (\S+)$/.exec(
+      request.headers.get("authorization") ?? "",
+    )?.[1];
+    if (!app || jwt === undefined) {
+      return error(401, "A JSON web token could not be decoded", docs);
+    }
+    const refusal = await refuseAppJwt(jwt, app, clock());
+    if (refusal) return error(refusal.status, refusal.message, docs);
+    if (installation !== app.installationId) {
+      return error(404, "Not Found", docs);
+    }
+    const issuedAt = clock();
+    const expiresAt = issuedAt + (app.tokenLifetimeMs ?? 3_600_000);
+    const issued = `ghs_${
+      Array.from(
+        crypto.getRandomValues(new Uint8Array(18)),
+        (byte) => byte.toString(16).padStart(2, "0"),
+      ).join("")
+    }`;
+    installationTokens.set(issued, expiresAt);
+    appTokens.push({ issuedAt, expiresAt });
+    return json(201, {
+      token: issued,
+      expires_at: new Date(Math.floor(expiresAt / 1000) * 1000).toISOString()
+        .replace(".000Z", "Z"),
+      permissions: { contents: "write", metadata: "read" },
+      repository_selection: "selected",
+    });
+  }
+
+  /** The answer of an authorized request to the repository, or `undefined`. */
+  async function route(
+    request: Request,
+    record: RecordedRequest,
+    url: URL,
+    base: string,
+  ): Promise<Response | undefined> {
+    const comparing = COMPARE.exec(url.pathname);
+    if (comparing && request.method === "GET") {
+      if (
+        decodeURIComponent(comparing[1]!) !== owner ||
+        decodeURIComponent(comparing[2]!) !== name
+      ) {
+        return error(404, "Not Found");
+      }
+      return compare(comparing[3]!, comparing[4]!, base);
+    }
+    const listing = COMMITS.exec(url.pathname);
+    if (listing && request.method === "GET") {
+      const byId = listing[3] !== undefined;
+      if (
+        byId
+          ? listing[3] !== REPOSITORY_ID
+          : decodeURIComponent(listing[1]!) !== owner ||
+            decodeURIComponent(listing[2]!) !== name
+      ) {
+        return error(404, "Not Found");
+      }
+      return listCommits(url, base);
+    }
+    const repo = REPO.exec(url.pathname);
+    if (!repo) return undefined;
+    try {
+      if (
+        decodeURIComponent(repo[1]!) !== owner ||
+        decodeURIComponent(repo[2]!) !== name
+      ) {
+        return error(404, "Not Found");
+      }
+    } catch {
+      return error(404, "Not Found");
+    }
+    const rest = repo[3]!;
+    if (rest.startsWith("git/")) {
+      return await gitDataAnswer(state, request, rest, base);
+    }
+    if (!rest.startsWith("contents/")) return undefined;
+    let path: string;
+    try {
+      path = rest.slice("contents/".length).split("/").map(decodeURIComponent)
+        .join("/");
+    } catch {
+      return error(404, "Not Found");
+    }
+    if (request.method === "GET") return await get(request, url, base, path);
+    if (request.method === "PUT") return await put(request, record, base, path);
+    return undefined;
+  }
+
+  /** A 304 when the request's `If-None-Match` names the answer's `ETag`. */
+  async function conditional(
+    request: Request,
+    response: Response,
+  ): Promise<Response> {
+    if (request.method !== "GET" || response.status !== 200) return response;
+    const body = new Uint8Array(await response.arrayBuffer());
+    const etag = `W/"${sha256Hex(body)}"`;
+    const asked = (request.headers.get("if-none-match") ?? "").split(",")
+      .map((tag) => tag.trim().replace(/^W\//, ""));
+    const headers = new Headers(response.headers);
+    headers.set("etag", etag);
+    headers.set("cache-control", "private, max-age=60, s-maxage=60");
+    headers.set("vary", "Accept, Authorization, Cookie, X-GitHub-OTP");
+    if (asked.includes(etag.replace(/^W\//, ""))) {
+      headers.delete("content-type");
+      return new Response(null, { status: 304, headers });
+    }
+    return new Response(body, { status: 200, headers });
+  }
+
   async function handle(request: Request): Promise<Response> {
     const url = new URL(request.url);
     const headers: Record<string, string> = {};
@@ -617,8 +975,7 @@ export function startGitHubDouble(
       headers[key] = key === "authorization" ? "[redacted]" : value;
     });
     const authorization = request.headers.get("authorization");
-    const authorized = authorization === `Bearer ${token}` ||
-      authorization === `token ${token}`;
+    const authorized = knownToken(authorization);
     const record: RecordedRequest = {
       method: request.method,
       path: url.pathname,
@@ -627,8 +984,38 @@ export function startGitHubDouble(
       authorized,
     };
     requests.push(record);
-    const taken = takeFault(request.method);
-    if (taken) return await answerFault(taken);
+    let received = request;
+    if (request.method !== "GET" && request.method !== "PUT") {
+      // Read once for the record, then handed on as a request of its own.
+      const text = await request.text();
+      received = new Request(request.url, {
+        method: request.method,
+        headers: request.headers,
+        ...(text === "" ? {} : { body: text }),
+      });
+      try {
+        const sent = JSON.parse(text);
+        if (typeof sent === "object" && sent !== null && !Array.isArray(sent)) {
+          record.body = summarised(sent) as Record<string, unknown>;
+        }
+      } catch {
+        // Not JSON: the route answers it.
+      }
+    }
+    const response = await answer(received, record, url, authorization);
+    record.status = response.status;
+    return response;
+  }
+
+  async function answer(
+    request: Request,
+    record: RecordedRequest,
+    url: URL,
+    authorization: string | null,
+  ): Promise<Response> {
+    const taken = takeFault(request.method, url.pathname);
+    if (taken?.kind === "call") await taken.run();
+    else if (taken) return await answerFault(taken);
     if (!request.headers.has("user-agent")) {
       return error(
         403,
@@ -639,49 +1026,23 @@ export function startGitHubDouble(
     if (version !== null && version !== "2022-11-28") {
       return error(400, `API version ${version} is not supported.`);
     }
-    if (authorization !== null && !authorized) {
-      return error(401, "Bad credentials", "https://docs.github.com/rest");
-    }
-    const listing = COMMITS.exec(url.pathname);
-    if (listing && authorized && request.method === "GET") {
-      const base = url.origin +
-        (url.pathname.startsWith("/api/v3") ? "/api/v3" : "");
-      const byId = listing[3] !== undefined;
-      if (
-        byId
-          ? listing[3] !== REPOSITORY_ID
-          : decodeURIComponent(listing[1]!) !== owner ||
-            decodeURIComponent(listing[2]!) !== name
-      ) {
-        return error(404, "Not Found");
-      }
-      const response = listCommits(url, base);
-      response.headers.set("x-ratelimit-remaining", String(remaining));
-      return response;
-    }
-    const match = ROUTE.exec(url.pathname);
-    if (!match || !authorized) return error(404, "Not Found");
-    let path: string;
-    try {
-      path = match[3]!.split("/").map(decodeURIComponent).join("/");
-      if (
-        decodeURIComponent(match[1]!) !== owner ||
-        decodeURIComponent(match[2]!) !== name
-      ) {
-        return error(404, "Not Found");
-      }
-    } catch {
-      return error(404, "Not Found");
-    }
     const base = url.origin +
       (url.pathname.startsWith("/api/v3") ? "/api/v3" : "");
-    remaining = Math.max(remaining - 1, 1);
-    let response: Response;
-    if (request.method === "GET") {
-      response = await get(request, url, base, path);
-    } else if (request.method === "PUT") {
-      response = await put(request, record, base, path);
-    } else response = error(404, "Not Found");
+    const installation = ACCESS_TOKENS.exec(url.pathname);
+    if (installation && request.method === "POST") {
+      return await accessToken(request, installation[1]!);
+    }
+    if (authorization !== null && !record.authorized) {
+      return error(401, "Bad credentials", "https://docs.github.com/rest");
+    }
+    const routed = record.authorized
+      ? await route(request, record, url, base)
+      : undefined;
+    const response = await conditional(
+      request,
+      routed ?? error(404, "Not Found"),
+    );
+    if (response.status !== 304) remaining = Math.max(remaining - 1, 1);
     response.headers.set("x-ratelimit-limit", "5000");
     response.headers.set("x-ratelimit-remaining", String(remaining));
     response.headers.set("x-ratelimit-used", String(5000 - remaining));
@@ -709,7 +1070,49 @@ export function startGitHubDouble(
     branch,
     files,
     commits: log,
+    refs,
+    objects,
     requests,
+    appTokens,
+    publishElsewhere,
+    revokeAppTokens: () => installationTokens.clear(),
+    addOffBranchCommit(changed) {
+      const head = log.at(-1)!;
+      const next = new Map(head.files);
+      for (const [path, text] of Object.entries(changed)) {
+        next.set(path, new TextEncoder().encode(text));
+      }
+      const made = makeCommit(
+        "On another branch",
+        objects.treeOf(next),
+        head.sha,
+        undefined,
+      );
+      return Promise.resolve(made.sha);
+    },
+    addTag(commit) {
+      const sha = sha1Sync(
+        new TextEncoder().encode(`tag ${tags.size} ${commit}`),
+      );
+      tags.set(sha, commit);
+      return Promise.resolve(sha);
+    },
+    addLink(path, target) {
+      const head = log.at(-1)!;
+      const next = new Map(files);
+      next.delete(path);
+      const made = makeCommit(
+        `Link ${path}`,
+        objects.treeOf(next),
+        head.sha,
+        undefined,
+      );
+      const links = new Map(made.links);
+      links.set(path, target);
+      made.links = links;
+      moveDefault(made.sha);
+      return Promise.resolve(made.sha);
+    },
     setFault(next: GitHubFault | null): void {
       fault = next;
       faultLeft = next ? next.times ?? 1 : 0;

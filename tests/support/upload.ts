@@ -16,6 +16,8 @@ export interface UploadOptions {
   declared?: boolean;
   /** More headers. */
   headers?: Record<string, string>;
+  /** Asks for a staged upload (`?staged=1`). */
+  staged?: boolean;
 }
 
 /**
@@ -44,7 +46,8 @@ export async function uploadRequest(
   if (options.declared !== false) {
     headers["content-length"] = String(body.byteLength);
   }
-  return new Request(`${ORIGIN}/api/upload`, {
+  const target = options.staged ? "/api/upload?staged=1" : "/api/upload";
+  return new Request(`${ORIGIN}${target}`, {
     method: "POST",
     headers,
     body: options.declared === false ? new Blob([body]).stream() : body,

@@ -8,37 +8,53 @@
  * The bytes go to a temporary file in the same folder, flushed, then renamed
  * over the target; when committing, `git commit --only` records that path
  * and nothing else (after `git add` for a new file), and a failed commit puts
- * the previous bytes back.
+ * the previous bytes back. A write is a commit of one file: a commit of
+ * several checks them all first, writes them all, then commits those paths
+ * together, or puts them all back.
  *
  * @module
  */
 
-import { dirname, join, sep } from "node:path";
+import { dirname, join } from "node:path";
 import {
   type CommitAuthor,
+  type CommitFile,
+  type CommitOptions,
+  type CommitResult,
   ConflictError,
   gitBlobSha,
   type HistoryEntry,
   type HistoryOptions,
+  isStaged,
   type Repository,
   RepositoryError,
   type RepositoryFile,
+  type StagedBlob,
 } from "../repository.ts";
 import { fileAt, fileHistory } from "./history.ts";
 import {
   checkedSegments,
-  lstatOrNull,
   removeEmptyFolders,
   replaceFile,
   type Target,
   writeSynced,
 } from "./files.ts";
+import { readCheckoutFile, resolveTarget } from "./checkout_file.ts";
 import {
   checkedAuthor,
-  commitPath,
+  commitPaths,
   findWorkTree,
+  runGit,
   type WorkTree,
 } from "./git.ts";
+import {
+  type BranchFile,
+  commitOf,
+  commitOnBranch,
+  deleteOwnBranch,
+  ownBranchRef,
+} from "./branch_commit.ts";
+import { stageBytes, stagedBytes } from "./staging.ts";
 import { LOCK_FILE, serialise, withProcessLock } from "./lock.ts";
 import { PENDING_FILE, recover } from "./recover.ts";
 import { describe, failure, isAbsence } from "./support.ts";
@@ -85,6 +101,27 @@ export interface LocalCheckout extends Repository {
    * checkout does not commit.
    */
   readAt(path: string, commit: string): Promise<RepositoryFile | null>;
+  /**
+   * Keeps bytes aside: in git's object store (`git hash-object -w`), or,
+   * outside git, in a folder of the system's temporary directory; never in
+   * the work tree.
+   */
+  stage(content: Uint8Array): Promise<StagedBlob>;
+  /**
+   * Commits several files together. On the checked-out branch (the
+   * default): a compare-and-swap of every file under the lock, the files
+   * written in place, then one `git commit --only` of those paths. On an
+   * `inpage/…` branch that is not checked out: a temporary index,
+   * `git commit-tree` and `git update-ref` with the old value, the work
+   * tree untouched (`RepositoryError("unavailable")` when the checkout does
+   * not commit).
+   */
+  commit(
+    files: readonly CommitFile[],
+    options: CommitOptions,
+  ): Promise<CommitResult>;
+  /** Deletes an `inpage/…` branch that is not checked out. */
+  deleteBranch(branch: string): Promise<boolean>;
 }
 
 /**
@@ -134,31 +171,25 @@ class LocalCheckoutRepository implements LocalCheckout {
   }
 
   async read(path: string): Promise<RepositoryFile | null> {
-    const absolute = join(this.root, ...checkedSegments(path));
-    // Fast path: one realPath; equal to the joined path means no symbolic
-    // link anywhere on the way (the root is a real path), so the file can
-    // be read as is. Anything else takes the segment by segment walk.
-    const real = await Deno.realPath(absolute).catch(() => undefined);
-    const target = real === absolute
-      ? { state: "file" as const, absolute }
-      : await this.#resolve(path);
-    if (target.state === "absent" || target.state === "blocked") return null;
-    if (target.state === "symlink") {
-      // A link planted in the checkout could serve `.env` or `.git/config`
-      // as a page: a file that is itself a link is never read (nor written).
-      throw new RepositoryError(
-        "unauthorized",
-        `Refusing to read a symbolic link: ${path}`,
-      );
+    const file = await readCheckoutFile(this.root, path);
+    switch (file.kind) {
+      case "file":
+        return { content: file.content, version: gitBlobSha(file.content) };
+      case "absent":
+        return null;
+      case "symlink":
+        // A link planted in the checkout could serve `.env` or `.git/config`
+        // as a page: a file that is itself a link is never read (nor written).
+        throw new RepositoryError(
+          "unauthorized",
+          `Refusing to read a symbolic link: ${path}`,
+        );
+      case "outside":
+        throw new RepositoryError("unauthorized", file.detail);
+      default:
+        // A FIFO is never opened: opening one waits for a writer.
+        throw new RepositoryError("unavailable", file.detail);
     }
-    let content: Uint8Array;
-    try {
-      content = await Deno.readFile(target.absolute);
-    } catch (error) {
-      if (isAbsence(error)) return null;
-      throw failure(error, `Cannot read ${path}`);
-    }
-    return { content, version: gitBlobSha(content) };
   }
 
   async history(
@@ -204,36 +235,197 @@ class LocalCheckoutRepository implements LocalCheckout {
     message: string,
     author?: CommitAuthor,
   ): Promise<string> {
-    // Checked before anything changes: a name git cannot record refuses
-    // the write rather than leaving a file uncommitted.
-    let checked: CommitAuthor | undefined;
-    try {
-      checked = author === undefined ? undefined : checkedAuthor(author);
-    } catch (error) {
-      return Promise.reject(error);
+    if (typeof expected !== "string") {
+      return Promise.reject(
+        new ConflictError(`Version for ${path} is not a string`, path),
+      );
     }
-    const key = this.#git?.gitDir ?? this.root;
-    const lockFile = this.#git ? join(this.#git.gitDir, LOCK_FILE) : null;
-    return serialise(
-      key,
-      () =>
-        withProcessLock(
-          lockFile,
+    return this.commit([{ path, content, expected }], { message, author })
+      .then((result) => result.versions[path] ?? gitBlobSha(content));
+  }
+
+  stage(content: Uint8Array): Promise<StagedBlob> {
+    if (!(content instanceof Uint8Array)) {
+      return Promise.reject(new TypeError("Staged content must be bytes"));
+    }
+    return stageBytes(this.root, this.#git, content);
+  }
+
+  async commit(
+    files: readonly CommitFile[],
+    options: CommitOptions,
+  ): Promise<CommitResult> {
+    checkFiles(files);
+    // Checked before anything changes: a name git cannot record refuses
+    // the commit rather than leaving a file uncommitted.
+    const author = options.author === undefined
+      ? undefined
+      : checkedAuthor(options.author);
+    const message = options.message;
+    const branch = options.branch;
+    const elsewhere = branch !== undefined &&
+      !(this.#git !== null && await this.#checkedOut(branch));
+    if (elsewhere) {
+      const git = this.#needGit();
+      ownBranchRef(branch);
+      return await this.#locked(async () => {
+        const blobs: BranchFile[] = [];
+        for (const file of files) {
+          checkedSegments(file.path);
+          const staged = isStaged(file.content);
+          const bytes = staged
+            ? await stagedBytes(this.root, git, file.content as StagedBlob)
+            : file.content as Uint8Array;
+          const object = staged
+            ? (file.content as StagedBlob).staged
+            : (await stageBytes(this.root, git, bytes)).staged;
+          const version = gitBlobSha(bytes);
+          blobs.push({
+            path: file.path,
+            object,
+            version,
+            expected: file.expected,
+          });
+        }
+        return await commitOnBranch(
           this.root,
-          () => this.#write(path, content, expected, message, checked),
-        ),
+          git,
+          branch,
+          blobs,
+          message,
+          author,
+        );
+      });
+    }
+    return await this.#locked(() =>
+      this.#commitInWorkTree(files, message, author)
     );
   }
 
-  /** The write itself, once this process and this caller hold the lock. */
-  async #write(
-    path: string,
-    content: Uint8Array,
-    expected: string,
+  deleteBranch(branch: string): Promise<boolean> {
+    let git: WorkTree;
+    try {
+      git = this.#needGit();
+      ownBranchRef(branch);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#locked(() => deleteOwnBranch(git.topLevel, branch));
+  }
+
+  /** Runs a task holding this process's queue and the lock file. */
+  #locked<T>(task: () => Promise<T>): Promise<T> {
+    const key = this.#git?.gitDir ?? this.root;
+    const lockFile = this.#git ? join(this.#git.gitDir, LOCK_FILE) : null;
+    return serialise(key, () => withProcessLock(lockFile, this.root, task));
+  }
+
+  /** Whether a branch is the one checked out (the site branch). */
+  async #checkedOut(branch: string): Promise<boolean> {
+    const head = await runGit(this.root, ["symbolic-ref", "--quiet", "HEAD"]);
+    return head.code === 0 &&
+      new TextDecoder().decode(head.stdout).trim() === `refs/heads/${branch}`;
+  }
+
+  /** `HEAD`'s commit, or `""` outside git or before the first commit. */
+  async #head(): Promise<string> {
+    if (this.#git === null) return "";
+    return await commitOf(this.root, "HEAD");
+  }
+
+  /**
+   * The commit on the checked-out branch, once this process and this caller
+   * hold the lock: every condition checked before anything changes, the
+   * changed files written in place (a flushed temporary file renamed over
+   * each), then committed together; any failure puts every file back.
+   */
+  async #commitInWorkTree(
+    files: readonly CommitFile[],
     message: string,
     author: CommitAuthor | undefined,
-  ): Promise<string> {
-    const target = await this.#resolve(path);
+  ): Promise<CommitResult> {
+    const planned: Planned[] = [];
+    for (const file of files) {
+      const target = await this.#target(file.path);
+      const current = await currentBytes(target, file.path);
+      const currentVersion = current === null ? "" : gitBlobSha(current);
+      if (file.expected !== null && file.expected !== currentVersion) {
+        throw new ConflictError(
+          `${file.path} is ${currentVersion || "absent"}, expected ${
+            file.expected || "absent"
+          }`,
+          file.path,
+        );
+      }
+      planned.push({ path: file.path, target, current, content: file.content });
+    }
+    const versions: Record<string, string> = {};
+    const changed: Planned[] = [];
+    for (const plan of planned) {
+      const bytes = isStaged(plan.content)
+        ? await stagedBytes(this.root, this.#git, plan.content)
+        : plan.content;
+      plan.content = bytes;
+      versions[plan.path] = gitBlobSha(bytes);
+      if (plan.current === null || !equalBytes(plan.current, bytes)) {
+        changed.push(plan);
+      }
+    }
+    if (changed.length === 0) return { commit: await this.#head(), versions };
+    const paths = changed.map((plan) => plan.path);
+    // Noted, and flushed to disk, before the files change; cleared once
+    // committed or restored: a process killed (or a machine stopped) in
+    // between has its publish finished when the checkout is next opened
+    // (`recover.ts`). A note cut short was cut before the files changed.
+    const pending = this.#git ? join(this.#git.gitDir, PENDING_FILE) : null;
+    if (pending !== null) {
+      await writeSynced(
+        pending,
+        JSON.stringify(
+          author ? { paths, message, author } : { paths, message },
+        ),
+      ).catch((error) => {
+        throw failure(error, "Cannot note the publish under way");
+      });
+    }
+    const written: Planned[] = [];
+    try {
+      for (const plan of changed) {
+        await placeFile(plan, this.#faults.afterTempWrite);
+        written.push(plan);
+      }
+    } catch (error) {
+      await putBack(written, changed);
+      if (pending !== null) await Deno.remove(pending).catch(() => {});
+      throw failure(error, `Cannot write ${paths.join(", ")}`);
+    }
+    if (this.#git === null) return { commit: "", versions };
+    try {
+      await commitPaths(this.root, this.#git, paths, message, author);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const problems = await putBack(changed, changed);
+      if (pending !== null) await Deno.remove(pending).catch(() => {});
+      throw new RepositoryError(
+        "unavailable",
+        [`Cannot commit ${paths.join(", ")}: ${reason}`, ...problems].join(
+          "; ",
+        ),
+      );
+    }
+    if (pending !== null) await Deno.remove(pending).catch(() => {});
+    return { commit: await this.#head(), versions };
+  }
+
+  /** What is at a path, refusing what a write must not replace. */
+  async #target(path: string): Promise<Target> {
+    const target = await resolveTarget(this.root, path);
+    if (target.state === "not_regular") {
+      throw new RepositoryError(
+        "unavailable",
+        `Not a regular file (a FIFO, socket, device or folder): ${path}`,
+      );
+    }
     if (target.state === "blocked") {
       throw new RepositoryError(
         "unavailable",
@@ -246,141 +438,99 @@ class LocalCheckoutRepository implements LocalCheckout {
         `Refusing to replace a symbolic link: ${path}`,
       );
     }
-    let current: Uint8Array | null = null;
-    if (target.state === "file") {
-      try {
-        current = await Deno.readFile(target.absolute);
-      } catch (error) {
-        if (!isAbsence(error)) throw failure(error, `Cannot read ${path}`);
-      }
-    }
-    const currentVersion = current === null ? "" : gitBlobSha(current);
-    if (expected !== currentVersion) {
-      throw new ConflictError(
-        `${path} is ${currentVersion || "absent"}, expected ${
-          expected || "absent"
-        }`,
-      );
-    }
-    if (current !== null && equalBytes(current, content)) return currentVersion;
-    const version = gitBlobSha(content);
-    const mode = target.state === "file" && current !== null
-      ? target.mode
-      : null;
-
-    const created = target.missing;
-    // Noted, and flushed to disk, before the file changes; cleared once
-    // committed or restored: a process killed (or a machine stopped) in
-    // between has its publish finished when the checkout is next opened
-    // (`recover.ts`). A note cut short was cut before the file changed.
-    const pending = this.#git ? join(this.#git.gitDir, PENDING_FILE) : null;
-    if (pending !== null) {
-      await writeSynced(
-        pending,
-        JSON.stringify(author ? { path, message, author } : { path, message }),
-      ).catch(
-        (error) => {
-          throw failure(error, "Cannot note the publish under way");
-        },
-      );
-    }
-    try {
-      if (created.length > 0) {
-        await Deno.mkdir(dirname(target.absolute), { recursive: true });
-      }
-      await replaceFile(
-        target.absolute,
-        content,
-        mode,
-        this.#faults.afterTempWrite,
-      );
-    } catch (error) {
-      await removeEmptyFolders(created);
-      if (pending !== null) await Deno.remove(pending).catch(() => {});
-      throw failure(error, `Cannot write ${path}`);
-    }
-    if (this.#git === null) return version;
-
-    try {
-      await commitPath(this.root, this.#git, path, message, author);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      const problems: string[] = [];
-      try {
-        if (current === null) await Deno.remove(target.absolute);
-        else await replaceFile(target.absolute, current, mode, undefined);
-      } catch (restoreError) {
-        problems.push(`restoring the file failed: ${describe(restoreError)}`);
-      }
-      await removeEmptyFolders(created);
-      if (pending !== null) await Deno.remove(pending).catch(() => {});
-      throw new RepositoryError(
-        "unavailable",
-        [`Cannot commit ${path}: ${reason}`, ...problems].join("; "),
-      );
-    }
-    if (pending !== null) await Deno.remove(pending).catch(() => {});
-    return version;
+    return target;
   }
+}
 
-  /**
-   * Checks a repository path and finds what is at it, refusing anything that
-   * leaves the root: absolute paths, `.`, `..`, empty segments, `.git`, and
-   * symbolic links that resolve outside.
-   */
-  async #resolve(path: string): Promise<Target> {
-    const segments = checkedSegments(path);
-    let folder = this.root;
-    const missing: string[] = [];
-    for (const segment of segments.slice(0, -1)) {
-      folder = join(folder, segment);
-      if (missing.length > 0) {
-        missing.push(folder);
-        continue;
-      }
-      const info = await lstatOrNull(folder, path);
-      if (info === null) missing.push(folder);
-      else if (info.isSymlink) await this.#checkLink(folder, path);
-      else if (!info.isDirectory) {
-        return { state: "blocked", absolute: folder, missing: [] };
-      }
-    }
-    const absolute = join(this.root, ...segments);
-    if (missing.length > 0) return { state: "absent", absolute, missing };
-    const info = await lstatOrNull(absolute, path);
-    if (info === null) return { state: "absent", absolute, missing };
-    if (info.isSymlink) {
-      await this.#checkLink(absolute, path);
-      return { state: "symlink", absolute, missing };
-    }
-    if (info.isDirectory) {
-      throw new RepositoryError("unavailable", `A folder is at ${path}`);
-    }
-    return { state: "file", absolute, missing, mode: info.mode };
+/** A file of a commit in the work tree, as planned under the lock. */
+interface Planned {
+  path: string;
+  target: Target;
+  /** Its bytes before, `null` when absent. */
+  current: Uint8Array | null;
+  /** Its new bytes (staged ones once read). */
+  content: Uint8Array | StagedBlob;
+}
+
+/** Refuses a malformed list of commit files before anything is read. */
+function checkFiles(files: readonly CommitFile[]): void {
+  if (!Array.isArray(files) || files.length === 0) {
+    throw new TypeError("A commit needs at least one file");
   }
-
-  /** Refuses a symbolic link that is dangling or resolves outside the root. */
-  async #checkLink(link: string, path: string): Promise<void> {
-    let real: string;
-    try {
-      real = await Deno.realPath(link);
-    } catch (error) {
-      if (isAbsence(error)) {
-        throw new RepositoryError(
-          "unauthorized",
-          `A dangling symbolic link is on the way to ${path}`,
-        );
-      }
-      throw failure(error, `Cannot resolve ${path}`);
-    }
-    const inside = this.root.endsWith(sep) ? this.root : this.root + sep;
-    if (real !== this.root && !real.startsWith(inside)) {
-      throw new RepositoryError(
-        "unauthorized",
-        `${path} leads outside the repository`,
+  const seen = new Set<string>();
+  for (const file of files) {
+    if (
+      typeof file?.path !== "string" || seen.has(file.path) ||
+      !(file.content instanceof Uint8Array || isStaged(file.content)) ||
+      !(file.expected === null || typeof file.expected === "string")
+    ) {
+      throw new TypeError(
+        "Each commit file needs its own path, bytes or a staged blob, and a version or null",
       );
+    }
+    seen.add(file.path);
+  }
+}
+
+/** The bytes at a target, `null` when absent. */
+async function currentBytes(
+  target: Target,
+  path: string,
+): Promise<Uint8Array | null> {
+  if (target.state !== "file") return null;
+  try {
+    return await Deno.readFile(target.absolute);
+  } catch (error) {
+    if (isAbsence(error)) return null;
+    throw failure(error, `Cannot read ${path}`);
+  }
+}
+
+/** Writes a planned file in place, making the folders it needs. */
+async function placeFile(
+  plan: Planned,
+  afterTempWrite: (() => void | Promise<void>) | undefined,
+): Promise<void> {
+  const { target } = plan;
+  if (target.missing.length > 0) {
+    await Deno.mkdir(dirname(target.absolute), { recursive: true });
+  }
+  const mode = target.state === "file" && plan.current !== null
+    ? target.mode
+    : null;
+  await replaceFile(
+    target.absolute,
+    plan.content as Uint8Array,
+    mode,
+    afterTempWrite,
+  );
+}
+
+/**
+ * Puts the files written back as they were and removes the folders made
+ * for all of them; answers what could not be put back.
+ */
+async function putBack(
+  written: readonly Planned[],
+  all: readonly Planned[],
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const plan of written) {
+    const { target, current } = plan;
+    try {
+      if (current === null) await Deno.remove(target.absolute);
+      else {
+        const mode = target.state === "file" ? target.mode : null;
+        await replaceFile(target.absolute, current, mode, undefined);
+      }
+    } catch (error) {
+      problems.push(`restoring ${plan.path} failed: ${describe(error)}`);
     }
   }
+  const folders = [...new Set(all.flatMap((plan) => plan.target.missing))]
+    .sort((a, b) => a.length - b.length);
+  await removeEmptyFolders(folders);
+  return problems;
 }
 
 /** Whether two byte arrays hold the same bytes. */

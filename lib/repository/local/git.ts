@@ -1,6 +1,6 @@
 /**
  * The local checkout's git driver: the work tree around a folder, and the
- * commit of one path, with git run in a clean environment and a time limit.
+ * commit of some paths, with git run in a clean environment and a time limit.
  *
  * @module
  */
@@ -109,15 +109,15 @@ export function checkedAuthor(author: CommitAuthor): CommitAuthor {
 }
 
 /**
- * Commits one path alone, authored by `author` when given (else git's
- * configured identity). Other staged changes stay staged and out of the
- * commit. When the path already matches `HEAD` nothing is committed. On
- * failure the path's index entry is put back as it was.
+ * Commits some paths together and nothing else, authored by `author` when
+ * given (else git's configured identity). Other staged changes stay staged
+ * and out of the commit. When every path already matches `HEAD` nothing is
+ * committed. On failure the paths' index entries are put back as they were.
  */
-export async function commitPath(
+export async function commitPaths(
   root: string,
   git: WorkTree,
-  path: string,
+  paths: readonly string[],
   message: string,
   author?: CommitAuthor,
 ): Promise<void> {
@@ -127,16 +127,20 @@ export async function commitPath(
     "-z",
     "--full-name",
     "--",
-    path,
+    ...paths,
   ]);
   // `commit --only` takes a known path's content from the work tree; a new
   // file must first be made known. Each git run costs a process, which a
-  // busy machine delays: a publish over a known file runs two.
-  if (before.stdout.byteLength === 0) {
-    await mustRunGit(root, ["add", "--", path]);
-  }
+  // busy machine delays: a publish over known files runs two.
+  const known = new Set(
+    new TextDecoder().decode(before.stdout).split("\0").map((entry) =>
+      entry.slice(entry.indexOf("\t") + 1)
+    ),
+  );
+  const added = paths.filter((path) => !known.has(`${git.prefix}${path}`));
+  if (added.length > 0) await mustRunGit(root, ["add", "--", ...added]);
   try {
-    const line = oneLine(message) || `Update ${path}`;
+    const line = oneLine(message) || `Update ${paths[0]}`;
     const commit = await runGit(root, [
       "commit",
       "--only",
@@ -146,7 +150,7 @@ export async function commitPath(
       `--message=${line}`,
       ...(author ? [`--author=${author.name} <${author.email}>`] : []),
       "--",
-      path,
+      ...paths,
     ], git.identity);
     if (commit.code === 0) return;
     // Refused: nothing to commit when the bytes are those of HEAD; the index
@@ -158,17 +162,21 @@ export async function commitPath(
       "--no-textconv",
       "HEAD",
       "--",
-      path,
+      ...paths,
     ]);
     if (diff.code === 0) {
-      await mustRunGit(root, ["add", "--", path]);
+      await mustRunGit(root, ["add", "--", ...paths]);
       return;
     }
     throw new Error(`git commit exited with ${commit.code}: ${commit.stderr}`);
   } catch (error) {
-    // A mode-0 entry removes the path; the old entries, if any, follow.
+    // A mode-0 entry removes a path; the old entries, if any, follow.
     const entries = concatBytes(
-      new TextEncoder().encode(`0 ${git.zeroId}\t${git.prefix}${path}\0`),
+      new TextEncoder().encode(
+        paths.map((path) => `0 ${git.zeroId}\t${git.prefix}${path}\0`).join(
+          "",
+        ),
+      ),
       before.stdout,
     );
     const reset = await runGit(

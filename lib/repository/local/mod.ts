@@ -1,6 +1,8 @@
 /**
  * The local checkout: a {@linkcode Repository} over a folder on disk, usually
- * a git work tree, that commits each write of a file alone. `editor serve`
+ * a git work tree, that commits each write of a file alone, and the files of
+ * a `commit` together (staged bytes wait in git's object store, outside the
+ * work tree, until a commit names them). `editor serve`
  * uses it; a Deno host can too. It needs `Deno.*` (files and `git`), so it is
  * published apart from the host-agnostic server API.
  *
@@ -20,9 +22,23 @@ import {
   type LocalCheckoutOptions,
   openCheckout,
 } from "./checkout.ts";
-import type { Repository } from "../repository.ts";
+import type {
+  CommitFile,
+  CommitOptions,
+  CommitResult,
+  Repository,
+  StagedBlob,
+} from "../repository.ts";
 
-export type { LocalCheckout, LocalCheckoutOptions, Repository };
+export type {
+  CommitFile,
+  CommitOptions,
+  CommitResult,
+  LocalCheckout,
+  LocalCheckoutOptions,
+  Repository,
+  StagedBlob,
+};
 
 /**
  * Opens a folder as a repository. Resolves the folder's real path and, unless

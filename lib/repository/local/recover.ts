@@ -10,7 +10,7 @@
 
 import { basename, join } from "node:path";
 import { checkedSegments } from "./files.ts";
-import { checkedAuthor, commitPath, runGit, type WorkTree } from "./git.ts";
+import { checkedAuthor, commitPaths, runGit, type WorkTree } from "./git.ts";
 import type { CommitAuthor } from "../repository.ts";
 import { LOCK_FILE, withProcessLock } from "./lock.ts";
 import { failure } from "./support.ts";
@@ -47,11 +47,11 @@ export async function recover(root: string, git: WorkTree): Promise<void> {
       await Deno.remove(join(root, path)).catch(() => {});
     }
     if (note) {
-      checkedSegments(note.path);
+      for (const path of note.paths) checkedSegments(path);
       const deadline = Date.now() + 3_000;
       for (;;) {
         try {
-          await commitPath(root, git, note.path, note.message, note.author);
+          await commitPaths(root, git, note.paths, note.message, note.author);
           break;
         } catch (error) {
           if (Date.now() > deadline) throw failure(error, "Cannot recover");
@@ -65,7 +65,7 @@ export async function recover(root: string, git: WorkTree): Promise<void> {
 
 /** A publish under way, as its note names it. */
 interface PendingNote {
-  path: string;
+  paths: string[];
   message: string;
   author?: CommitAuthor;
 }
@@ -82,10 +82,19 @@ function readNote(text: string): PendingNote | null {
   try {
     const note = JSON.parse(text) as {
       path?: unknown;
+      paths?: unknown;
       message?: unknown;
       author?: unknown;
     };
-    if (typeof note?.path !== "string" || typeof note.message !== "string") {
+    // A note names its paths; one written before commits of several files
+    // names its one path.
+    const paths = typeof note?.path === "string"
+      ? [note.path]
+      : Array.isArray(note?.paths) && note.paths.length > 0 &&
+          note.paths.every((path) => typeof path === "string")
+      ? note.paths as string[]
+      : undefined;
+    if (paths === undefined || typeof note.message !== "string") {
       return null;
     }
     let author: CommitAuthor | undefined;
@@ -97,8 +106,8 @@ function readNote(text: string): PendingNote | null {
       author = undefined; // git's own identity then
     }
     return author
-      ? { path: note.path, message: note.message, author }
-      : { path: note.path, message: note.message };
+      ? { paths, message: note.message, author }
+      : { paths, message: note.message };
   } catch {
     return null;
   }
