@@ -10,21 +10,21 @@
  * ones anew. Undo and redo within the field are Tiptap's. An edit the
  * engine could not write back (never expected) is taken back.
  *
- * This module is a lazily loaded part of the overlay, beside the rich-text
- * one (`rich_text.ts`), with which it shares Tiptap: `regions/markdown.ts`
- * imports it when a page holds a markdown region.
+ * It belongs to the lazily loaded rich text part (`rich_text.ts` exports
+ * it, one file with Tiptap): `regions/markdown.ts` loads it when a page
+ * holds a markdown region.
  *
  * @module
  */
 
 import { Editor } from "@tiptap/core";
 import markdownIt from "markdown-it";
-import {
-  type MarkdownDocument,
-  MarkdownWriteError,
-  openMarkdown,
-  writeMarkdown,
-} from "../lib/markdown/mod.ts";
+// From the engine's modules rather than its barrel: the overlay's entry
+// holds looks_like.ts, which this part does not need.
+import type { EditorNode } from "../lib/markdown/editor_doc.ts";
+import { type MarkdownDocument, openMarkdown } from "../lib/markdown/open.ts";
+import { writeMarkdown } from "../lib/markdown/write.ts";
+import { MarkdownWriteError } from "../lib/markdown/write_error.ts";
 import { markdownExtensions } from "./markdown/schema.ts";
 import type { RichText } from "./rich_text.ts";
 
@@ -95,7 +95,8 @@ export function createMarkdownText(
   let written = markdown;
   let quiet = false;
   element.replaceChildren();
-  const write = (): string => writeMarkdown(opened, editor.getJSON());
+  const write = (): string =>
+    writeMarkdown(opened, editor.getJSON() as EditorNode);
   const editor: Editor = new Editor({
     element,
     extensions: markdownExtensions(keptView(options.keptTitle)),
@@ -141,6 +142,8 @@ export function createMarkdownText(
     html: () => written,
     setHtml: (value) => replace(value, false),
     edit: (value) => replace(value, true),
+    // What a visitor sees: rendered as the site renders it, raw HTML as text.
+    markup: (value) => display.render(value),
     focusAt() {
       editor.view.focus();
     },

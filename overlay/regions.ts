@@ -3,7 +3,8 @@
  * The page's editable regions, made editable in place: each kind the
  * region contract edits in place (`lib/wire/regions.ts`) has its maker
  * here, by kind: plain text (`regions/text.ts`), rich text
- * (`regions/html.ts`, a Tiptap editor loaded lazily) and images
+ * (`regions/html.ts`, a Tiptap editor loaded lazily), markdown
+ * (`regions/markdown.ts`, a Tiptap editor writing markdown back) and images
  * (`regions/image.ts`, replaced through the image dialog). A region shows
  * the values the state gives it and tells the controller what the person
  * does through {@linkcode RegionHooks}; it holds no value of its own.
@@ -32,6 +33,7 @@ import type {
 } from "./regions/region.ts";
 import { textRegion } from "./regions/text.ts";
 import { htmlRegion } from "./regions/html.ts";
+import { markdownRegion } from "./regions/markdown.ts";
 import { imageRegion } from "./regions/image.ts";
 
 export type { Region, RegionHooks, RegionMaker, RegionPage };
@@ -41,6 +43,7 @@ export { loadRichText } from "./regions/rich_part.ts";
 const MAKERS: Readonly<Partial<Record<FieldKind, RegionMaker>>> = {
   text: textRegion,
   html: htmlRegion,
+  markdown: markdownRegion,
   image: imageRegion,
 };
 

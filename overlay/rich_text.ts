@@ -43,6 +43,10 @@ import {
   MARKUP_TAGS,
 } from "../lib/pages/markup_rule.ts";
 
+// Markdown regions' editor shares this part (one file, Tiptap once).
+export { createMarkdownText } from "./markdown_text.ts";
+export type { MarkdownText, MarkdownTextOptions } from "./markdown_text.ts";
+
 function simpleMark(name: string, tag: string, excludes?: string) {
   return Mark.create({
     name,

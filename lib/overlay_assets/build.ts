@@ -171,6 +171,51 @@ async function renameChunksByContent(built: Map<string, string>) {
 }
 
 /**
+ * A chunk that only defines esbuild's export helper (`__export`): what two
+ * parts share when both use it (the helper's export is named in group 3).
+ */
+const HELPER_ONLY =
+  /^var (\w+)=Object\.defineProperty;var (\w+)=\(\w+,\w+\)=>\{for\(var \w+ in \w+\)\1\(\w+,\w+,\{get:\w+\[\w+\],enumerable:!0\}\)\};export\{\2 as (\w+)\};?\s*$/;
+
+/**
+ * Inlines the chunks that only define the export helper into the files
+ * that import them, and drops them: a file of a hundred bytes is not worth
+ * a request, the entry must stay the one file every editor loads (the
+ * bundler imports such a chunk from it for the order of evaluation alone),
+ * and a lazy part must import no other part (a retry fetches it whole).
+ *
+ * @param built the bundled files by name, changed in place
+ */
+function inlineHelperChunks(built: Map<string, string>) {
+  for (const [chunk, source] of [...built]) {
+    const helper = CHUNK.test(chunk) ? HELPER_ONLY.exec(source) : null;
+    if (!helper) continue;
+    const named = new RegExp(
+      `import\\{${helper[3]} as (\\w+)\\}from"\\./${chunk}";?`,
+      "g",
+    );
+    const inlined = new Map<string, string>();
+    for (const [name, text] of built) {
+      if (name === chunk) continue;
+      inlined.set(
+        name,
+        text.replaceAll(`import"./${chunk}";`, "").replace(
+          named,
+          (_, local: string) =>
+            `var ${local}=(o,p)=>{for(var k in p)Object.defineProperty(o,k,{get:p[k],enumerable:!0})};`,
+        ),
+      );
+    }
+    // Imported some other way: the chunk stays.
+    if ([...inlined.values()].some((text) => text.includes(`./${chunk}`))) {
+      continue;
+    }
+    built.delete(chunk);
+    for (const [name, text] of inlined) built.set(name, text);
+  }
+}
+
+/**
  * Bundles the loader and the overlay into a folder, replacing what it holds.
  *
  * @param outDir where the built files go
@@ -219,6 +264,7 @@ export async function build(
         );
       }
     }
+    inlineHelperChunks(built);
     await renameChunksByContent(built);
     const overlay = built.get("overlay.js");
     const loader = built.get(LOADER);

@@ -223,9 +223,9 @@ export const REGION_KINDS: { readonly [K in RegionKind]: RegionKindRule } = {
   markdown: {
     attribute: INPAGE_ATTRIBUTES.markdown,
     pointers: "one",
-    // The site renders it as CommonMark; the overlay leaves it as rendered
-    // until it has a markdown editor (the regions stay outlined as none).
-    inPlace: false,
+    // The site renders it as CommonMark; the overlay edits it as rich text
+    // and writes markdown back.
+    inPlace: true,
     edits: [],
     needs: "a markdown region needs a string",
     fits: (value: unknown) => typeof value === "string",

@@ -182,6 +182,8 @@ export const en = {
   altText: "Alt text",
   altHint: "Describes the image for people who cannot see it.",
   chooseFirst: "Choose an image file first.",
+  markdownKept:
+    "Kept as written: this block (code, a table, HTML…) is changed in the page file, not here",
   richTextFailed:
     "The text editor could not be loaded: check the connection, then click the text again. What you typed is kept.",
   cropperFailed:
@@ -225,6 +227,9 @@ export const en = {
   toolbarLabel: "Text formatting",
   bold: "Bold (Ctrl+B)",
   italic: "Italic (Ctrl+I)",
+  codeSpan: "Code (Ctrl+E)",
+  heading: "Heading (Ctrl+Alt+2)",
+  quote: "Quote (Ctrl+Shift+B)",
   underline: "Underline (Ctrl+U)",
   strike: "Strikethrough",
   small: "Small print",
@@ -243,6 +248,7 @@ export const en = {
   glyphList: "• List",
   glyphNumbered: "1. List",
   glyphLink: "Link",
+  glyphHeading: "H",
 
   // The page's regions (their accessible names).
   editField: "Edit {field}",
@@ -308,6 +314,8 @@ export const en = {
     "The page file has no “{key}”: check the pointer “{pointer}” in the template. This region cannot be edited.",
   regionMissingIn:
     "“{parent}” has no “{key}”: check the pointer “{pointer}” in the template. This region cannot be edited.",
+  regionMarkdown:
+    '“{field}” holds markdown, but the template marks it as rich text: it is left as it is so that it is not rewritten as HTML (mark it data-inpage-markdown="{pointer}").',
   regionMismatch:
     "“{field}” holds {value}, not {wanted}: this region cannot be edited.",
   wantText: "text",

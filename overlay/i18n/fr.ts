@@ -170,6 +170,8 @@ export const fr: Strings = {
   altText: "Texte alternatif",
   altHint: "Décrit l’image pour les personnes qui ne la voient pas.",
   chooseFirst: "Choisissez d’abord un fichier image.",
+  markdownKept:
+    "Gardé tel quel : ce bloc (du code, un tableau, du HTML…) se modifie dans le fichier de la page, pas ici",
   richTextFailed:
     "L’éditeur de texte n’a pas pu être chargé : vérifiez la connexion, puis cliquez à nouveau dans le texte. Ce que vous avez tapé est conservé.",
   cropperFailed:
@@ -218,6 +220,9 @@ export const fr: Strings = {
   toolbarLabel: "Mise en forme du texte",
   bold: "Gras (Ctrl+B)",
   italic: "Italique (Ctrl+I)",
+  codeSpan: "Code (Ctrl+E)",
+  heading: "Intertitre (Ctrl+Alt+2)",
+  quote: "Citation (Ctrl+Maj+B)",
   underline: "Souligné (Ctrl+U)",
   strike: "Barré",
   small: "Petits caractères",
@@ -236,6 +241,7 @@ export const fr: Strings = {
   glyphList: "• Liste",
   glyphNumbered: "1. Liste",
   glyphLink: "Lien",
+  glyphHeading: "T",
 
   // Les zones de la page.
   editField: "Modifier {field}",
@@ -303,6 +309,8 @@ export const fr: Strings = {
     "Le fichier de la page n’a pas de « {key} » : vérifiez le pointeur « {pointer} » dans le gabarit. Cette zone ne peut pas être modifiée.",
   regionMissingIn:
     "« {parent} » n’a pas de « {key} » : vérifiez le pointeur « {pointer} » dans le gabarit. Cette zone ne peut pas être modifiée.",
+  regionMarkdown:
+    '« {field} » contient du markdown, mais le gabarit le marque comme texte riche : il est laissé tel quel pour ne pas être réécrit en HTML (marquez-le data-inpage-markdown="{pointer}").',
   regionMismatch:
     "« {field} » contient {value}, pas {wanted} : cette zone ne peut pas être modifiée.",
   wantText: "du texte",

@@ -1,4 +1,3 @@
-/// <reference lib="dom" />
 /**
  * The Tiptap schema of markdown regions: exactly the nodes and marks of the
  * markdown engine's document (`lib/markdown/editor_doc.ts`), with every
@@ -85,7 +84,17 @@ const MarkdownLink = Mark.create({
  * writes the source as text; the editor part passes one that renders it as
  * the site does.
  */
-export type KeptView = (source: string, kind: string) => HTMLElement;
+export type KeptView = (source: string, kind: string) => KeptElement;
+
+/**
+ * The element of a kept block (an `HTMLElement`: written so that the
+ * schema type-checks without the DOM's types, for the tests without a
+ * browser).
+ */
+export interface KeptElement {
+  /** Set to `false`: the block is never edited in place. */
+  contentEditable: string;
+}
 
 /** A block kept as written: an atom holding its source and kind. */
 function keptBlock(view: KeptView | undefined) {
@@ -107,7 +116,8 @@ function keptBlock(view: KeptView | undefined) {
       addNodeView: () => ({ node }) => {
         const dom = view(String(node.attrs.source), String(node.attrs.kind));
         dom.contentEditable = "false";
-        return { dom };
+        // The view makes an HTMLElement (see KeptElement).
+        return { dom: dom as never };
       },
     }),
   });

@@ -39,7 +39,7 @@ function wake(state: MarkdownRegionState): Promise<void> {
     const { region, hooks } = state;
     const element = region.element;
     element.setAttribute("aria-busy", "true");
-    let part: typeof import("../markdown_text.ts");
+    let part: Awaited<ReturnType<typeof loadMarkdownText>>;
     try {
       part = await loadMarkdownText();
     } catch {

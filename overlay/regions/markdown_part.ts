@@ -1,19 +1,21 @@
 /**
- * The markdown editor (`../markdown_text.ts`: Tiptap, the markdown engine
- * and markdown-it), a lazily loaded part: fetched when a page holds a
- * markdown region, and fetched again after a failure, under a URL of its
- * own (`?retry=N`, see `../lazy_part.ts`).
+ * The markdown editor (`../markdown_text.ts`), which lives in the rich
+ * text part (`../rich_text.ts`, loaded by `./rich_part.ts`): one
+ * self-contained file for Tiptap, the markdown engine and markdown-it, so
+ * that a retry after a failure (`?retry=N`) fetches everything again.
  *
  * @module
  */
 
-import { lazyPart } from "../lazy_part.ts";
+import { loadRichText } from "./rich_part.ts";
 
 /**
  * Loads the markdown editor: at most once, and again after a failure.
  *
- * @returns the part
+ * @returns its module's exports
  */
-export const loadMarkdownText: () => Promise<
-  typeof import("../markdown_text.ts")
-> = lazyPart(() => import("../markdown_text.ts"), import.meta.url);
+export async function loadMarkdownText(): Promise<
+  Pick<typeof import("../markdown_text.ts"), "createMarkdownText">
+> {
+  return await loadRichText();
+}

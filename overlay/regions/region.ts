@@ -2,7 +2,7 @@
 /**
  * What a region is, for the overlay: its kind, pointer and element, how it
  * shows a value, and what it tells the controller (its hooks). The makers
- * of each kind (`text.ts`, `html.ts`, `image.ts`) make one; `../regions.ts`
+ * of each kind (`text.ts`, `html.ts`, `markdown.ts`, `image.ts`) make one; `../regions.ts`
  * finds the elements and calls them.
  *
  * @module
@@ -25,7 +25,7 @@ export interface RegionPage {
 /** One editable region. */
 export interface Region {
   /** Which kind of region it is. */
-  kind: "text" | "html" | "image";
+  kind: "text" | "html" | "markdown" | "image";
   /** Its JSON Pointer into the page file. */
   pointer: string;
   /** The page's element. */

@@ -24,6 +24,7 @@
  */
 
 import { fitsKind, type RegionKind } from "../../lib/wire/regions.ts";
+import { looksLikeMarkdown } from "../../lib/markdown/looks_like.ts";
 import { parsePointer } from "../../lib/wire/pointer.ts";
 import { below, getPointer, isWithin } from "./pointer.ts";
 
@@ -161,7 +162,7 @@ export type HeldKind =
  */
 export interface Misfit {
   /** The reason. */
-  reason: "pointer" | "missing" | "kind";
+  reason: "pointer" | "missing" | "kind" | "markdown";
   /** For `missing`: the key the file lacks, and the pointer above it. */
   key?: string;
   /** For `missing`: the pointer of the object lacking the key. */
@@ -190,7 +191,8 @@ export function heldKind(value: unknown): HeldKind {
 
 /**
  * Why a region of a kind cannot edit the value its pointer names, or
- * `undefined` when it can (the region contract decides what fits).
+ * `undefined` when it can (the region contract decides what fits; a
+ * rich-text region whose string looks like markdown is left as it is).
  *
  * @param page the page object
  * @param pointer the region's JSON Pointer
@@ -218,6 +220,12 @@ export function regionFit(
       parent: pointer.slice(0, pointer.lastIndexOf("/")),
     };
   }
+  // Markdown marked as rich text: the rich-text editor would rewrite it as
+  // HTML, so it is left as it is.
+  if (
+    kind === "html" && typeof value === "string" &&
+    looksLikeMarkdown(value) !== undefined
+  ) return { reason: "markdown" };
   if (fitsKind(kind, value)) return undefined;
   const held = heldKind(value);
   return held === "text"

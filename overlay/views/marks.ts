@@ -45,7 +45,7 @@ export function drawMarks(state: EditState, regions: readonly Region[]): void {
       target.removeAttribute("aria-invalid");
       element.removeAttribute(INPAGE_ATTRIBUTES.problem);
     }
-    if (region.kind !== "html") return;
+    if (region.kind !== "html" && region.kind !== "markdown") return;
     // A refused link in rich text is outlined itself.
     for (const link of element.querySelectorAll("a")) {
       link.toggleAttribute(

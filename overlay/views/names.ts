@@ -12,6 +12,7 @@
 
 import { INPAGE_ATTRIBUTES } from "../../lib/wire/regions.ts";
 import { text, type TextKey } from "../i18n/mod.ts";
+import type { Region } from "../regions/region.ts";
 import { fieldName, itemNoun } from "./words.ts";
 
 /** The word for each kind of element. */
@@ -93,9 +94,10 @@ export function fieldLabel(
 }
 
 /** The words of each kind's accessible name. */
-const LABELS: Readonly<Record<"text" | "html" | "image", TextKey>> = {
+const LABELS: Readonly<Record<Region["kind"], TextKey>> = {
   text: "editField",
   html: "editRichField",
+  markdown: "editRichField",
   image: "replaceImageField",
 };
 
@@ -107,7 +109,7 @@ const LABELS: Readonly<Record<"text" | "html" | "image", TextKey>> = {
  * @returns such as "Edit heading, section 2"
  */
 export function regionLabel(
-  kind: "text" | "html" | "image",
+  kind: Region["kind"],
   element: Element,
 ): string {
   return text(LABELS[kind], { field: regionName(element) });

@@ -71,7 +71,9 @@ export function createPreview(
         }
         if (region.kind === "text") {
           region.element.contentEditable = on ? "false" : "plaintext-only";
-        } else if (region.kind === "html" && region.rich) {
+        } else if (
+          (region.kind === "html" || region.kind === "markdown") && region.rich
+        ) {
           if (on) {
             kept.set(region, [...region.element.childNodes]);
             const value = valueOf(region);
@@ -85,7 +87,7 @@ export function createPreview(
           } else {
             region.element.replaceChildren(...(kept.get(region) ?? []));
           }
-        } else if (region.kind === "html") {
+        } else if (region.kind === "html" || region.kind === "markdown") {
           // Not loaded yet: the site's own markup of the stored value.
           region.setEditable?.(!on);
         }

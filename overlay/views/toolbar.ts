@@ -94,6 +94,14 @@ export const TOOLBAR_ACTIONS: readonly ToolbarAction[] = [
     run: (r) => chain(r).toggleMark("superscript").run(),
   },
   {
+    name: "code",
+    glyph: "</>",
+    label: "codeSpan",
+    style: "font-family:monospace",
+    toggle: true,
+    run: (r) => chain(r).toggleCode().run(),
+  },
+  {
     name: "bulletList",
     glyph: "glyphList",
     label: "bulletList",
@@ -125,6 +133,22 @@ export const TOOLBAR_ACTIONS: readonly ToolbarAction[] = [
     run: (r) => chain(r).liftListItem("listItem").run(),
   },
   {
+    name: "heading",
+    glyph: "glyphHeading",
+    label: "heading",
+    blocks: true,
+    toggle: true,
+    run: (r) => chain(r).toggleHeading({ level: 2 }).run(),
+  },
+  {
+    name: "blockquote",
+    glyph: "❝",
+    label: "quote",
+    blocks: true,
+    toggle: true,
+    run: (r) => chain(r).toggleBlockquote().run(),
+  },
+  {
     name: "link",
     glyph: "glyphLink",
     label: "link",
@@ -132,6 +156,18 @@ export const TOOLBAR_ACTIONS: readonly ToolbarAction[] = [
     run: (r, root) => void editLink(root, r),
   },
 ];
+
+/**
+ * Whether an editor's schema has what an action changes (a markdown
+ * region has headings and quotes, no underline; rich text the reverse).
+ */
+function supports(rich: RichText, action: ToolbarAction): boolean {
+  const name = action.toggle || action.name === "link"
+    ? action.name
+    : "listItem";
+  const { marks, nodes } = rich.editor.schema;
+  return marks[name] !== undefined || nodes[name] !== undefined;
+}
 
 /** The toolbar, shown for one rich-text region at a time. */
 export class Toolbar {
@@ -217,7 +253,10 @@ export class Toolbar {
       const item = this.element.querySelector<HTMLElement>(
         `[data-command="${action.name}"]`,
       );
-      if (item && action.blocks) item.hidden = rich.inline;
+      if (item) {
+        item.hidden = (action.blocks === true && rich.inline) ||
+          !supports(rich, action);
+      }
     }
     const current = this.element.querySelector<HTMLElement>(
       'button[tabindex="0"]:not([hidden])',
@@ -340,7 +379,7 @@ export class Toolbar {
 
 /** What the toolbar should not cover, around a region. */
 const OBSTACLES = [
-  kindSelector(["text", "html", "image"]),
+  kindSelector(["text", "html", "markdown", "image"]),
   "h1,h2,h3,h4,h5,h6,button,a[href],input,textarea,select,img",
   [
     INPAGE_ATTRIBUTES.controls,

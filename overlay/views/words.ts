@@ -232,6 +232,9 @@ export function misfitWords(
         pointer,
       });
   }
+  if (misfit.reason === "markdown") {
+    return text("regionMarkdown", { field: fieldName(pointer), pointer });
+  }
   const held = misfit.text === undefined
     ? text(HELD[misfit.held ?? "nothing"]!)
     : text("heldText", {

@@ -82,7 +82,7 @@ Deno.test("the schema keeps every attribute the engine maps", () => {
     "3) three",
     "4) four",
     "",
-    "> quoted `code` and [a link](/x \"Title\")  ",
+    '> quoted `code` and [a link](/x "Title")  ',
     "> next",
     "",
     "~~~",
@@ -105,7 +105,10 @@ Deno.test("the schema keeps every attribute the engine maps", () => {
   assert.match(marks, /"type":"code"/);
   assert.match(marks, /"href":"\/x","title":"Title"/);
   assert.match(marks, /"type":"hardBreak"/);
-  assert.deepEqual({ ...fence!.attrs }, { source: "~~~\nkept\n~~~", kind: "code" });
+  assert.deepEqual({ ...fence!.attrs }, {
+    source: "~~~\nkept\n~~~",
+    kind: "code",
+  });
   assert.equal(writeMarkdown(opened, json), source);
 });
 
