@@ -178,3 +178,13 @@ Deno.test("hasEditCookie: editor_edit=1 among the page's cookies, and nothing el
   assert.equal(hasEditCookie("xeditor_edit=1"), false);
   assert.equal(hasEditCookie("editor_edit=10"), false);
 });
+
+Deno.test("regionFit: a rich-text region holding markdown is left as it is, a markdown region edits it", () => {
+  const page = {
+    body: "Intro.\n\n## Setup\n\n- one\n- two\n",
+    html: "<p>Run <strong>it</strong>.</p>",
+  };
+  assert.deepEqual(regionFit(page, "/body", "html"), { reason: "markdown" });
+  assert.equal(regionFit(page, "/body", "markdown"), undefined);
+  assert.equal(regionFit(page, "/html", "html"), undefined);
+});
