@@ -29,7 +29,9 @@ import {
   EN_HOME,
   launchChromium,
   openMore,
+  region,
   startDemo,
+  typeAtEnd,
   waitStatus,
 } from "./overlay_support.ts";
 
@@ -63,15 +65,6 @@ async function editor(
 async function shoot(page: Page, name: string): Promise<void> {
   await Deno.mkdir(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `rough-${name}.png`) });
-}
-
-const region = (page: Page, name: string) =>
-  page.getByRole("textbox", { name, exact: true });
-
-async function typeAtEnd(page: Page, name: string, text: string) {
-  await region(page, name).click();
-  await page.keyboard.press("Control+End");
-  await page.keyboard.type(text);
 }
 
 /** Undo from the bar (on a phone, More shows it). */
