@@ -26,7 +26,7 @@ import { type MarkdownDocument, openMarkdown } from "../lib/markdown/open.ts";
 import { writeMarkdown } from "../lib/markdown/write.ts";
 import { MarkdownWriteError } from "../lib/markdown/write_error.ts";
 import { markdownExtensions } from "./markdown/schema.ts";
-import type { RichText } from "./rich_text.ts";
+import { focusText, type RichText } from "./rich_text.ts";
 
 /** What a markdown region's editor tells its owner. */
 export interface MarkdownTextOptions {
@@ -144,9 +144,7 @@ export function createMarkdownText(
     edit: (value) => replace(value, true),
     // What a visitor sees: rendered as the site renders it, raw HTML as text.
     markup: (value) => display.render(value),
-    focusAt() {
-      editor.view.focus();
-    },
+    focusAt: (anchor, head) => focusText(editor, anchor, head),
     destroy: () => editor.destroy(),
   };
 }

@@ -264,20 +264,38 @@ export function createRichText(
     },
     edit: (value) => void editor.commands.setContent(allowedMarkup(value)),
     markup: allowedMarkup,
-    focusAt(anchor, head = anchor) {
-      if (anchor !== undefined && head !== undefined) {
-        const from = textPosition(editor, Math.min(anchor, head));
-        const to = textPosition(editor, Math.max(anchor, head));
-        editor.commands.setTextSelection(
-          anchor <= head ? { from, to } : { from: to, to: from },
-        );
-      }
-      // At once, not in the next frame as Tiptap's focus command does:
-      // keys pressed meanwhile must reach the editor.
-      editor.view.focus();
-    },
+    focusAt: (anchor, head) => focusText(editor, anchor, head),
     destroy: () => editor.destroy(),
   };
+}
+
+/**
+ * Puts the caret or a selection at numbers of characters of an editor's
+ * text and focuses it: at once, not in the next frame as Tiptap's focus
+ * command does, since keys pressed meanwhile must reach the editor.
+ *
+ * @param editor the editor
+ * @param anchor the selection's anchor, as characters of its text (none:
+ *   where it was)
+ * @param head the selection's head (default: the anchor)
+ * @example
+ * ```ts ignore
+ * focusText(editor, 12); // the caret after the 12th character
+ * ```
+ */
+export function focusText(
+  editor: Editor,
+  anchor?: number,
+  head: number | undefined = anchor,
+): void {
+  if (anchor !== undefined && head !== undefined) {
+    const from = textPosition(editor, Math.min(anchor, head));
+    const to = textPosition(editor, Math.max(anchor, head));
+    editor.commands.setTextSelection(
+      anchor <= head ? { from, to } : { from: to, to: from },
+    );
+  }
+  editor.view.focus();
 }
 
 /** The document position after a number of characters of its text. */

@@ -132,12 +132,15 @@ dialog.image .actions { flex: none; padding: 12px 22px 16px; border-top: 1px sol
 export const PAGE_CSS = `
 html[${A.editing}] [${A.text}],
 html[${A.editing}] [${A.html}],
+html[${A.editing}] [${A.markdown}],
 html[${A.editing}] [${A.image}] { outline: 2px dashed rgba(37, 99, 235, .55); outline-offset: 3px; }
 html[${A.editing}] [${A.text}]:hover,
 html[${A.editing}] [${A.html}]:hover,
+html[${A.editing}] [${A.markdown}]:hover,
 html[${A.editing}] [${A.image}]:hover,
 html[${A.editing}] [${A.text}]:focus,
 html[${A.editing}] [${A.html}]:focus-within,
+html[${A.editing}] [${A.markdown}]:focus-within,
 html[${A.editing}] [${A.image}]:focus { outline: 2px solid #2563eb; }
 html[${A.editing}] [${A.image}] { cursor: pointer; }
 html[${A.editing}] [${A.changed}] { outline-color: #d97706; outline-style: solid; }
@@ -147,7 +150,9 @@ html:not([${A.editing}]) [${A.empty}],
 html:not([${A.editing}]) [${A.altControl}],
 html:not([${A.editing}]) [${A.linkControl}] { display: none !important; }
 html[${A.editing}] [${A.unresolved}] { outline: 3px dashed #b91c1c !important; outline-offset: 3px; cursor: not-allowed; }
-html[${A.editing}] [${A.html}] .tiptap { outline: none; white-space: pre-wrap; }
+html[${A.editing}] [${A.html}] .tiptap,
+html[${A.editing}] [${A.markdown}] .tiptap { outline: none; white-space: pre-wrap; }
+html[${A.editing}] [${A.markdown}] .tiptap :is(ul, ol):not([data-loose]) > li > p { margin: 0; }
 html[${A.editing}] [${A.html}] a[${A.invalid}] { outline: 2px dashed #dc2626 !important; background-color: rgba(220, 38, 38, .15); }
 html[${A.editing}] { scroll-padding-bottom: var(--inpage-covered, 0px); }
 `;

@@ -37,17 +37,35 @@ import { MARK, NODE } from "../../lib/markdown/editor_doc.ts";
 /** An attribute kept in the document and never written to the DOM. */
 const kept = (value: unknown) => ({ default: value, rendered: false });
 
+/**
+ * A list's tightness, kept in the document; a loose list is marked
+ * `data-loose`, so that a tight list's items keep the site's spacing
+ * (their paragraphs have no margins, as markdown renders them without
+ * paragraphs). A pasted list is tight.
+ */
+const tightness = {
+  default: true,
+  parseHTML: (element: { hasAttribute(name: string): boolean }) =>
+    !element.hasAttribute("data-loose"),
+  renderHTML: (attributes: Record<string, unknown>) =>
+    attributes.tight === false ? { "data-loose": "" } : {},
+};
+
 /** A bullet list that remembers its bullet (`-`, `*`, `+`) and tightness. */
 const MarkdownBulletList = BulletList.extend({
   addAttributes() {
-    return { ...this.parent?.(), bullet: kept("-"), tight: kept(true) };
+    return { ...this.parent?.(), bullet: kept("-"), tight: tightness };
   },
 });
 
 /** An ordered list that remembers its delimiter (`.`, `)`) and tightness. */
 const MarkdownOrderedList = OrderedList.extend({
   addAttributes() {
-    return { ...this.parent?.(), delimiter: kept("."), tight: kept(true) };
+    return {
+      ...this.parent?.(),
+      delimiter: kept("."),
+      tight: tightness,
+    };
   },
 });
 

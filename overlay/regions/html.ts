@@ -12,6 +12,7 @@
 
 import type { Region, RegionHooks, RegionMaker } from "./region.ts";
 import { loadRichText } from "./rich_part.ts";
+import { richKeys } from "./rich_keys.ts";
 import { dropRefusedLinks, markupText } from "../rich_markup.ts";
 
 /** The accessible name of a rich-text region. */
@@ -114,17 +115,6 @@ function wake(state: HtmlRegionState): Promise<void> {
 function listen(state: HtmlRegionState): () => void {
   const { region, hooks } = state;
   const element = region.element;
-  const onKey = (event: KeyboardEvent) => {
-    const ask = event.altKey && event.key === "F10"
-      ? hooks.richToolbar
-      : (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k"
-      ? hooks.richLink
-      : undefined;
-    if (!ask) return;
-    event.preventDefault();
-    if (region.rich) ask(region);
-    else void wake(state).then(() => region.rich && ask(region));
-  };
   const listeners: Array<[string, EventListener]> = [
     ["input", () => state.typed = true],
     ["focus", () => {
@@ -137,7 +127,7 @@ function listen(state: HtmlRegionState): () => void {
     }],
     ["pointerenter", () => void loadRichText().catch(() => {})],
     ["touchstart", () => void loadRichText().catch(() => {})],
-    ["keydown", onKey as EventListener],
+    ["keydown", richKeys(region, hooks, () => wake(state)) as EventListener],
   ];
   for (const [type, listener] of listeners) {
     element.addEventListener(type, listener, {

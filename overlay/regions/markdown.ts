@@ -4,8 +4,9 @@
  * CommonMark, edited in place as rich text and written back as markdown,
  * only the blocks that changed (`../markdown_text.ts`, a lazily loaded
  * part). The part is fetched as soon as the page opens for editing; until
- * it is there the region is the site's own rendering, which the focus
- * reaches, and the editor then takes its place. A block the editor cannot
+ * it is there the region is the site's own rendering, editable by the
+ * browser, and what is typed meanwhile is played again in the editor when
+ * it takes the region's place (`dormant_typing.ts`). A block the editor cannot
  * represent (code, a table, raw HTML, …) is shown, not editable, and kept
  * as written.
  *
@@ -16,6 +17,13 @@ import type { MarkdownText } from "../markdown_text.ts";
 import { text } from "../i18n/mod.ts";
 import type { Region, RegionHooks, RegionMaker } from "./region.ts";
 import { loadMarkdownText } from "./markdown_part.ts";
+import {
+  dormantSelection,
+  keepTyping,
+  replayTyping,
+  type TypedStep,
+} from "./dormant_typing.ts";
+import { richKeys } from "./rich_keys.ts";
 
 /** What a markdown region keeps while its editor loads. */
 interface MarkdownRegionState {
@@ -25,13 +33,17 @@ interface MarkdownRegionState {
   stored: string;
   /** The value to show once the editor is there. */
   shown: string;
+  /** What was typed before the editor was there. */
+  steps: TypedStep[];
+  /** Stops keeping what is typed: the editor is there. */
+  stopTyping: () => void;
   editable: boolean;
   destroyed: boolean;
   waking: Promise<void> | undefined;
 }
 
 /** The dormant region's attributes, until its editor takes its place. */
-const DORMANT = ["tabindex", "role", "aria-multiline", "aria-label"];
+const DORMANT = ["contenteditable", "role", "aria-multiline", "aria-label"];
 
 /** Loads the editor and puts it in the region's place. */
 function wake(state: MarkdownRegionState): Promise<void> {
@@ -49,7 +61,9 @@ function wake(state: MarkdownRegionState): Promise<void> {
       return;
     }
     if (state.destroyed) return;
+    state.stopTyping();
     const focused = element.contains(document.activeElement);
+    const selected = focused ? dormantSelection(element) ?? [] : [];
     for (const name of [...DORMANT, "aria-busy"]) element.removeAttribute(name);
     const rich: MarkdownText = part.createMarkdownText(element, state.shown, {
       label: hooks.label("markdown", element),
@@ -60,39 +74,37 @@ function wake(state: MarkdownRegionState): Promise<void> {
       onSelection: () => hooks.richSelection(region),
     });
     region.rich = rich;
+    const typed = state.steps.splice(0);
+    replayTyping(rich, typed);
     if (!state.editable) rich.editor.setEditable(false, false);
-    if (focused) rich.focusAt();
+    if (focused && !typed.length) rich.focusAt(...selected);
     hooks.richReady(region);
   })();
 }
 
-/** The region's listeners: the focus before the editor, Alt+F10, Ctrl+K. */
+/** The region's listeners: typing and the focus before the editor, keys. */
 function listen(state: MarkdownRegionState): () => void {
   const { region, hooks } = state;
   const element = region.element;
-  const onKey = (event: KeyboardEvent) => {
-    const ask = event.altKey && event.key === "F10"
-      ? hooks.richToolbar
-      : (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k"
-      ? hooks.richLink
-      : undefined;
-    if (!ask || !region.rich) return;
-    event.preventDefault();
-    ask(region);
-  };
   const onFocus = () => {
     if (region.rich) return;
     hooks.focus(region);
     void wake(state);
   };
+  const onBlur = () => {
+    if (!region.rich) hooks.blur(region);
+  };
   const listeners: Array<[string, EventListener]> = [
     ["focus", onFocus],
-    ["keydown", onKey as EventListener],
+    ["blur", onBlur],
+    ["keydown", richKeys(region, hooks, () => wake(state)) as EventListener],
   ];
   for (const [type, listener] of listeners) {
     element.addEventListener(type, listener);
   }
+  state.stopTyping = keepTyping(element, state.steps);
   return () => {
+    state.stopTyping();
     for (const [type, listener] of listeners) {
       element.removeEventListener(type, listener);
     }
@@ -103,7 +115,7 @@ function listen(state: MarkdownRegionState): () => void {
 export const markdownRegion: RegionMaker = (page, element, pointer, hooks) => {
   const value = page.stored(pointer);
   const stored = typeof value === "string" ? value : "";
-  element.tabIndex = 0;
+  element.setAttribute("contenteditable", "true");
   element.setAttribute("role", "textbox");
   element.setAttribute("aria-multiline", "true");
   element.setAttribute("aria-label", hooks.label("markdown", element));
@@ -118,10 +130,18 @@ export const markdownRegion: RegionMaker = (page, element, pointer, hooks) => {
       if (region.rich && region.rich.html() !== markdown) {
         region.rich.setHtml(markdown);
       }
+      // The site's rendering shows the stored value only: another one
+      // waits for the editor.
+      if (!region.rich && markdown !== state.stored) {
+        element.contentEditable = "false";
+      }
     },
     setEditable(on) {
       state.editable = on;
-      region.rich?.editor.setEditable(on, false);
+      if (region.rich) region.rich.editor.setEditable(on, false);
+      else if (state.shown === state.stored) {
+        element.contentEditable = String(on);
+      }
     },
     destroy() {
       state.destroyed = true;
@@ -142,6 +162,8 @@ export const markdownRegion: RegionMaker = (page, element, pointer, hooks) => {
     hooks,
     stored,
     shown: stored,
+    steps: [],
+    stopTyping: () => {},
     editable: true,
     destroyed: false,
     waking: undefined,

@@ -252,7 +252,7 @@ function readOnly(
       editable.set(region, region.element.contentEditable);
       region.element.contentEditable = "false";
       region.element.setAttribute("aria-readonly", "true");
-    } else if (region.kind === "html") region.setEditable?.(false);
+    } else if (region.setEditable) region.setEditable(false);
     else region.element.setAttribute("aria-disabled", "true");
   }
   const isImage = (target: EventTarget | null) =>
@@ -285,7 +285,7 @@ function readOnly(
         region.element.contentEditable = editable.get(region) ??
           "plaintext-only";
         region.element.removeAttribute("aria-readonly");
-      } else if (region.kind === "html") region.setEditable?.(true);
+      } else if (region.setEditable) region.setEditable(true);
       else region.element.removeAttribute("aria-disabled");
     }
   };

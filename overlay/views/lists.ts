@@ -485,6 +485,7 @@ function focusField(item: HTMLElement, below: string): boolean {
     const name of [
       INPAGE_ATTRIBUTES.text,
       INPAGE_ATTRIBUTES.html,
+      INPAGE_ATTRIBUTES.markdown,
       INPAGE_ATTRIBUTES.image,
       INPAGE_ATTRIBUTES.link,
     ]

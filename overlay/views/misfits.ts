@@ -13,7 +13,7 @@ import { h } from "../ui.ts";
 import { type MisfitLine, misfitReport } from "./words.ts";
 
 /** The fields a person works in. */
-const FIELDS = kindSelector(["text", "html", "image", "link"]);
+const FIELDS = kindSelector(["text", "html", "markdown", "image", "link"]);
 
 /** A region left as it is, with its element. */
 export interface FlaggedRegion extends MisfitLine {

@@ -1,0 +1,41 @@
+/// <reference lib="dom" />
+/**
+ * The keys of a region edited as rich text (`data-inpage-html`,
+ * `data-inpage-markdown`): Alt+F10 moves to the formatting toolbar and
+ * Ctrl+K (⌘K) asks for a link, once the region's editor is there, which
+ * they load first when it is not.
+ *
+ * @module
+ */
+
+import type { Region, RegionHooks } from "./region.ts";
+
+/**
+ * The keydown listener of a rich-text or markdown region.
+ *
+ * @param region the region
+ * @param hooks what it tells the controller
+ * @param wake loads the region's editor (once) and puts it in place
+ * @returns the listener
+ * @example
+ * ```ts ignore
+ * element.addEventListener("keydown", richKeys(region, hooks, () => wake(state)));
+ * ```
+ */
+export function richKeys(
+  region: Region,
+  hooks: RegionHooks,
+  wake: () => Promise<void>,
+): (event: KeyboardEvent) => void {
+  return (event) => {
+    const ask = event.altKey && event.key === "F10"
+      ? hooks.richToolbar
+      : (event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k"
+      ? hooks.richLink
+      : undefined;
+    if (!ask) return;
+    event.preventDefault();
+    if (region.rich) ask(region);
+    else void wake().then(() => region.rich && ask(region));
+  };
+}
