@@ -1,9 +1,12 @@
 /**
  * What the Eleventy and Hugo end-to-end tests share: a dev server behind
- * `editor serve --proxy`, Chromium logged in through the overlay, and the
- * navigation list of the language's `site.json` reordered and published:
- * the commit changes the list's lines and nothing else, and the dev server
- * reloads the page with the new order.
+ * `editor serve --proxy`, Chromium logged in through the overlay, and two
+ * edits, each published and checked in the commit: the navigation list of
+ * the language's `site.json` reordered (the commit changes the list's lines
+ * and nothing else, and the dev server reloads the page with the new
+ * order), and a post's markdown body edited in place, one word made bold
+ * and one list item added (the commit changes the body's line, and in the
+ * body's markdown exactly those two lines).
  *
  * @module
  */
@@ -79,23 +82,40 @@ export function navTexts(page: Page): Promise<string[]> {
     .allTextContents().then((texts) => texts.map((text) => text.trim()));
 }
 
+/** A site behind the editor, opened in Chromium. */
+export interface EditingSession {
+  /** The site's checkout. */
+  root: string;
+  /** The dev server. */
+  server: RunningProcess;
+  /** The editor's origin (no final slash). */
+  origin: string;
+  /** The browser's page. */
+  page: Page;
+  /** A name for the screenshots. */
+  name: string;
+}
+
 /**
- * Opens the site's English home behind the editor in Chromium, logs in,
- * moves the navigation's second item up, publishes, and checks the commit
- * and the reloaded page.
+ * Starts the editor in front of a dev server, opens Chromium, and runs
+ * the steps one after the other, logged in.
  *
  * @param options the site's checkout, its dev server, where the test keeps
  *   its files, a name for the screenshots, the editor's extra arguments and
  *   its port (the one the dev server was told, if any)
+ * @param steps what is done and checked, in order
  */
-export async function reorderNavigation(options: {
-  root: string;
-  server: RunningProcess;
-  work: string;
-  name: string;
-  editorArgs?: string[];
-  port?: number;
-}): Promise<void> {
+export async function editBehindProxy(
+  options: {
+    root: string;
+    server: RunningProcess;
+    work: string;
+    name: string;
+    editorArgs?: string[];
+    port?: number;
+  },
+  steps: Array<(session: EditingSession) => Promise<void>>,
+): Promise<void> {
   const { root, server, work, name } = options;
   const key = `${name} key`;
   await using editor = await startEditorProxy(root, server.url, {
@@ -105,29 +125,35 @@ export async function reorderNavigation(options: {
   });
   await using browser = await launchChromium(work);
   const page = await browser.context.newPage();
+  page.on("pageerror", (error) => console.error("page error:", error.message));
   const origin = editor.url.slice(0, -1);
-  await page.goto(origin + "/en/?edit");
-  await logIn(page, key);
-  const before = await Deno.readTextFile(join(root, EN_SITE));
-  const nav = JSON.parse(before).nav as { text: string }[];
-  assert.deepEqual(await navTexts(page), nav.map((item) => item.text));
+  let logged = false;
+  for (const step of steps) {
+    if (!logged) {
+      await page.goto(origin + "/en/?edit");
+      await logIn(page, key);
+      logged = true;
+    }
+    await step({ root, server, origin, page, name });
+  }
+}
 
-  const second = page.locator('[data-inpage-item="/nav/1"]');
-  await second.hover();
-  await second.getByRole("button", { name: "Move up" }).click();
-  await until(
-    async () => (await navTexts(page))[0] === nav[1]!.text,
-    "the moved item to show first",
-  );
-  await keep(page, `${name}-nav-moved.png`);
-  await page.getByPlaceholder("What did you change?").fill(
-    "Put the second link first",
-  );
+/**
+ * Publishes what the overlay holds with a message, and waits until the
+ * dev server has reloaded the page (a mark set on the old document is
+ * gone) and the reloaded overlay is ready.
+ */
+async function publishAndReload(
+  session: EditingSession,
+  message: string,
+  shown: () => Promise<boolean>,
+): Promise<void> {
+  const { page, server } = session;
+  await page.getByPlaceholder("What did you change?").fill(message);
   await page.evaluate(() => {
     (globalThis as unknown as { inpageMark: boolean }).inpageMark = true;
   });
   await page.getByRole("button", { name: "Publish", exact: true }).click();
-  // The dev server rebuilds and reloads the page, which shows the new order.
   await until(
     async () => {
       try {
@@ -135,20 +161,15 @@ export async function reorderNavigation(options: {
           (globalThis as unknown as { inpageMark?: boolean }).inpageMark ===
             true
         );
-        return !marked && (await navTexts(page))[0] === nav[1]!.text;
+        return !marked && await shown();
       } catch {
         return false; // the document is being replaced
       }
     },
-    `${server.url}'s reload with the new order`,
+    `${server.url}'s reload after "${message}"`,
     60_000,
   );
-  // Nothing to restore: what the page holds now is what was published.
   await page.waitForLoadState("networkidle").catch(() => {});
-  await page.locator(
-    '[data-inpage-list="/nav"][data-inpage-item], [data-inpage-item="/nav/0"]',
-  )
-    .first().waitFor();
   await until(
     async () =>
       /No unsaved changes|Published/.test(
@@ -162,6 +183,47 @@ export async function reorderNavigation(options: {
     false,
     "a published change offered as a draft to restore",
   );
+  assert.equal(
+    (await git(session.root, ["log", "-1", "--format=%s"])).trim(),
+    message,
+  );
+}
+
+/**
+ * On the English home: moves the navigation's second item up, publishes,
+ * and checks the commit and the reloaded page.
+ *
+ * @param session the site behind the editor, in Chromium
+ */
+export async function reorderNavigation(
+  session: EditingSession,
+): Promise<void> {
+  const { root, page, name, origin } = session;
+  if (!page.url().startsWith(origin + "/en/?")) {
+    await page.goto(origin + "/en/?edit");
+  }
+  const before = await Deno.readTextFile(join(root, EN_SITE));
+  const nav = JSON.parse(before).nav as { text: string }[];
+  await until(
+    async () =>
+      JSON.stringify(await navTexts(page)) ===
+        JSON.stringify(nav.map((item) => item.text)),
+    "the navigation as the file holds it",
+  );
+
+  const second = page.locator('[data-inpage-item="/nav/1"]');
+  await second.hover();
+  await second.getByRole("button", { name: "Move up" }).click();
+  await until(
+    async () => (await navTexts(page))[0] === nav[1]!.text,
+    "the moved item to show first",
+  );
+  await keep(page, `${name}-nav-moved.png`);
+  await publishAndReload(
+    session,
+    "Put the second link first",
+    async () => (await navTexts(page))[0] === nav[1]!.text,
+  );
   await keep(page, `${name}-nav-published.png`);
 
   const after = await Deno.readTextFile(join(root, EN_SITE));
@@ -169,10 +231,6 @@ export async function reorderNavigation(options: {
   const old = JSON.parse(before);
   assert.deepEqual(parsed.nav, [old.nav[1], old.nav[0], ...old.nav.slice(2)]);
   assert.deepEqual({ ...parsed, nav: [] }, { ...old, nav: [] });
-  assert.equal(
-    (await git(root, ["log", "-1", "--format=%s"])).trim(),
-    "Put the second link first",
-  );
   // The commit changes the list's lines and nothing else.
   const [first, last] = arrayLines(before, "nav");
   const changed = await changedLines(root, EN_SITE);
@@ -183,5 +241,133 @@ export async function reorderNavigation(options: {
   assert.deepEqual(
     (await git(root, ["diff", "--name-only", "HEAD~1", "HEAD"])).trim(),
     EN_SITE,
+  );
+}
+
+/** The English first post's page file. */
+export const EN_POST = "src/content/pages/en/posts/first-post.json";
+
+/** The word made bold, and the list item added, in the post's body. */
+const WORD = "robust";
+const ITEM = "Ship the new item.";
+
+/**
+ * The lines of two texts that differ: those of the old one taken out and
+ * those of the new one put in (a plain longest-common-subsequence diff).
+ *
+ * @param before the old text
+ * @param after the new text
+ * @returns the lines removed and the lines added
+ */
+export function lineDiff(
+  before: string,
+  after: string,
+): { removed: string[]; added: string[] } {
+  const a = before.split("\n");
+  const b = after.split("\n");
+  const common: number[][] = Array.from(
+    { length: a.length + 1 },
+    () => new Array(b.length + 1).fill(0),
+  );
+  for (let i = a.length - 1; i >= 0; i--) {
+    for (let j = b.length - 1; j >= 0; j--) {
+      common[i]![j] = a[i] === b[j]
+        ? common[i + 1]![j + 1]! + 1
+        : Math.max(common[i + 1]![j]!, common[i]![j + 1]!);
+    }
+  }
+  const removed: string[] = [];
+  const added: string[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    if (i < a.length && j < b.length && a[i] === b[j]) {
+      i++;
+      j++;
+    } else if (
+      j < b.length &&
+      (i === a.length || common[i]![j + 1]! >= common[i + 1]![j]!)
+    ) added.push(b[j++]!);
+    else removed.push(a[i++]!);
+  }
+  return { removed, added };
+}
+
+/**
+ * On the English first post: in its markdown body, selects a word and
+ * makes it bold with Ctrl+B, adds an item at the end of its list with the
+ * keyboard, publishes, and checks the commit: the page file's body line
+ * only, and in the body's markdown the word's line and the new item's line
+ * only; the reloaded page shows both.
+ *
+ * @param session the site behind the editor, in Chromium
+ */
+export async function editMarkdownBody(
+  session: EditingSession,
+): Promise<void> {
+  const { root, page, name, origin } = session;
+  const before = await Deno.readTextFile(join(root, EN_POST));
+  const body = page.locator('[data-inpage-markdown="/body"]');
+  await page.goto(origin + "/en/posts/first-post/?edit");
+  await body.locator(".tiptap").waitFor({ timeout: 60_000 });
+  // The word selected as a person would: a double click on it.
+  const paragraph = body.locator(".tiptap > p").first();
+  const box = await paragraph.evaluate((element, word) => {
+    const text = element.firstChild!;
+    const at = text.textContent!.indexOf(word);
+    const range = element.ownerDocument.createRange();
+    range.setStart(text, at);
+    range.setEnd(text, at + word.length);
+    const { x, y, width, height } = range.getBoundingClientRect();
+    return { x, y, width, height };
+  }, WORD);
+  await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+  await page.keyboard.press("Control+b");
+  await body.locator("strong", { hasText: WORD }).waitFor();
+  // A new item after the list's last one: its end, Enter, the words.
+  const last = body.locator(".tiptap li").last();
+  await last.click();
+  await page.keyboard.press("End");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type(ITEM);
+  await until(
+    async () => (await body.locator(".tiptap li").last().innerText()) === ITEM,
+    "the new item to show last in the list",
+  );
+  await keep(page, `${name}-markdown-edited.png`);
+  await publishAndReload(
+    session,
+    "A bold word and a new item",
+    async () =>
+      await body.locator("strong", { hasText: WORD }).count() === 1 &&
+      (await body.locator("li").last().innerText()).trim() === ITEM,
+  );
+  await keep(page, `${name}-markdown-published.png`);
+
+  // The page file: the body's line and nothing else.
+  assert.deepEqual(
+    (await git(root, ["diff", "--name-only", "HEAD~1", "HEAD"])).trim(),
+    EN_POST,
+  );
+  const bodyLine =
+    before.split("\n").findIndex((line) => line.startsWith('  "body": ')) + 1;
+  assert.deepEqual(await changedLines(root, EN_POST), [[bodyLine, bodyLine]]);
+  const old = JSON.parse(before);
+  const now = JSON.parse(await Deno.readTextFile(join(root, EN_POST)));
+  assert.deepEqual({ ...now, body: "" }, { ...old, body: "" });
+  // The body's markdown: the word's line and the new item's line only.
+  const wordLine = (old.body as string).split("\n").find((line) =>
+    line.includes(WORD)
+  )!;
+  const lastItem = (old.body as string).split("\n").filter((line) =>
+    line.startsWith("- ")
+  ).at(-1)!;
+  assert.deepEqual(lineDiff(old.body, now.body), {
+    removed: [wordLine],
+    added: [wordLine.replace(WORD, `**${WORD}**`), `- ${ITEM}`],
+  });
+  assert.ok(
+    now.body.includes(`${lastItem}\n- ${ITEM}\n`),
+    "the new item follows the list's last one",
   );
 }
