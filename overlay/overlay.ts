@@ -24,7 +24,7 @@ import { INPAGE_ATTRIBUTES } from "../lib/wire/regions.ts";
 import { publishAction } from "./actions.ts";
 import { Controller } from "./controller.ts";
 import { offerDrafts } from "./flows/drafts.ts";
-import { openPages } from "./flows/login.ts";
+import { type BrokenPage, openPages } from "./flows/login.ts";
 import { followTabs } from "./flows/tabs.ts";
 import { showEditor } from "./history.ts";
 import { useDocumentLanguage } from "./i18n/mod.ts";
@@ -44,7 +44,9 @@ import { h } from "./ui.ts";
 import { askConflict } from "./views/conflict_dialog.ts";
 import { askLogin } from "./views/login_dialog.ts";
 import { askRestore } from "./views/questions.ts";
+import { UNRESOLVED_ATTRIBUTE } from "./views/misfits.ts";
 import { createShell } from "./views/shell.ts";
+import { brokenSentence } from "./views/words.ts";
 
 /** Options of {@linkcode start}. */
 export interface StartOptions {
@@ -75,6 +77,27 @@ function prefetched(
     reads.delete(path);
     return early.catch(() => fetch(request));
   };
+}
+
+/**
+ * Outlines the containers whose page file is broken, each with the
+ * sentence naming its file, and leaves their regions as they are.
+ *
+ * @returns the other containers, in order
+ */
+function markBroken(
+  containers: readonly HTMLElement[],
+  broken: readonly BrokenPage[],
+): HTMLElement[] {
+  const why = new Map(broken.map((page) => [page.path, page]));
+  return containers.filter((container) => {
+    const page = why.get(container.getAttribute(INPAGE_ATTRIBUTES.page) ?? "");
+    if (!page) return true;
+    const sentence = brokenSentence(page);
+    container.setAttribute(UNRESOLVED_ATTRIBUTE, sentence);
+    container.title = sentence;
+    return false;
+  });
 }
 
 let started = false;
@@ -129,8 +152,20 @@ async function open(client: Client): Promise<void> {
     if (opening.stage === "cancelled") close(controller);
     return;
   }
+  // A container whose file is broken stands alone: the others are edited.
+  const working = markBroken(containers, opening.broken);
+  if (opening.broken.length > 0) {
+    store.dispatch(
+      store.state.tr.setAlert({ code: "brokenPages", broken: opening.broken }),
+    );
+  }
+  if (working.length === 0) {
+    store.dispatch(store.state.tr.setNotice({ code: "notReady" }));
+    shell.editing(true);
+    return;
+  }
   void showEditor(client, controller.bar.who);
-  const page = mountPage(containers, opening.pages, hostsOf(controller));
+  const page = mountPage(working, opening.pages, hostsOf(controller));
   const tr = store.state.tr.setActivity({ kind: "idle" }).setNotice(undefined);
   for (const each of page.pages) {
     tr.addPage(createPage(each.path, each.version, each.base, each.fields));

@@ -3,14 +3,17 @@
  * its stages named. Without the readable edit cookie there is no session:
  * the key is asked first (`asking`), so that no request fails before the
  * editor logs in. Then each page file is read (`reading`); a 401 means the
- * session ended: the key is asked again. The outcome is `ready` with the
- * pages read, `cancelled` (the person closed the login), or `failed` (the
- * alert says why).
+ * session ended: the key is asked again. A file the server refuses to
+ * name (400), cannot find (404) or that is not a JSON object is broken:
+ * its containers stand alone, the others are edited all the same. The
+ * outcome is `ready` with the pages read and the broken ones, `cancelled`
+ * (the person closed the login), or `failed` (the alert says why).
  *
  * @module
  */
 
 import { type Client, EditorError } from "../../client/mod.ts";
+import type { BrokenPage } from "../state/notices.ts";
 import type { PageObject } from "../state/values.ts";
 import type { Store } from "../store.ts";
 
@@ -24,9 +27,14 @@ export interface ReadPage {
   base: PageObject;
 }
 
+/** Why a page file cannot be edited. */
+export type BrokenReason = BrokenPage["reason"];
+
+export type { BrokenPage };
+
 /** How the opening ended. */
 export type Opening =
-  | { stage: "ready"; pages: ReadPage[] }
+  | { stage: "ready"; pages: ReadPage[]; broken: BrokenPage[] }
   | { stage: "cancelled" }
   | { stage: "failed" };
 
@@ -57,16 +65,7 @@ export async function openPages(context: OpeningContext): Promise<Opening> {
   }
   while (true) {
     try {
-      const pages: ReadPage[] = [];
-      // Each page file once per page view, however many containers show it.
-      const files = new Map<string, { content: string; version: string }>();
-      for (const path of context.paths) {
-        const file = files.get(path) ?? await context.client.read(path);
-        files.set(path, file);
-        const { content, version } = file;
-        pages.push({ path, version, base: JSON.parse(content) as PageObject });
-      }
-      return { stage: "ready", pages };
+      return { stage: "ready", ...await readPages(context) };
     } catch (error) {
       if (error instanceof EditorError && error.code === "unauthorized") {
         if (!await login(context)) return { stage: "cancelled" };
@@ -82,6 +81,60 @@ export async function openPages(context: OpeningContext): Promise<Opening> {
       return { stage: "failed" };
     }
   }
+}
+
+/** Why the answer to a read makes its file broken, if it does. */
+function brokenBy(error: unknown): BrokenReason | undefined {
+  if (!(error instanceof EditorError)) return undefined;
+  return error.status === 400
+    ? "refused"
+    : error.status === 404
+    ? "missing"
+    : undefined;
+}
+
+/** The page object a file holds, or undefined when it holds none. */
+function pageObject(content: string): PageObject | undefined {
+  try {
+    const value: unknown = JSON.parse(content);
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? value as PageObject
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Reads each page file once per page view, however many containers show
+ * it: one read page per container whose file is not broken, in the
+ * containers' order; a broken file is set aside, any other failure is
+ * thrown.
+ */
+async function readPages(
+  context: OpeningContext,
+): Promise<{ pages: ReadPage[]; broken: BrokenPage[] }> {
+  const pages: ReadPage[] = [];
+  const broken = new Map<string, BrokenReason>();
+  const files = new Map<string, { content: string; version: string }>();
+  for (const path of context.paths) {
+    if (broken.has(path)) continue;
+    try {
+      const file = files.get(path) ?? await context.client.read(path);
+      files.set(path, file);
+      const base = pageObject(file.content);
+      if (base === undefined) broken.set(path, "unreadable");
+      else pages.push({ path, version: file.version, base });
+    } catch (error) {
+      const reason = brokenBy(error);
+      if (reason === undefined) throw error;
+      broken.set(path, reason);
+    }
+  }
+  return {
+    pages,
+    broken: [...broken].map(([path, reason]) => ({ path, reason })),
+  };
 }
 
 /** Asks for the key, the bar saying so meanwhile. */

@@ -92,6 +92,13 @@ export const en = {
   somethingWrong: "Something went wrong. Your changes are kept.",
   logoutFailed: "Logging out failed.",
   cannotStart: "The editor could not start on this page.",
+  brokenPage:
+    "{path} cannot be edited: {why}. The rest of the page can be edited.",
+  brokenPages:
+    "{count} page files cannot be edited: {paths}. The rest of the page can be edited.",
+  brokenRefused: "the server refuses this page path",
+  brokenMissing: "the file is not in the repository",
+  brokenUnreadable: "the file does not hold a JSON object",
   refusedFields: {
     one: "{count} field was refused. It is outlined with its reason.",
     other: "{count} fields were refused. Each is outlined with its reason.",

@@ -79,6 +79,13 @@ export const fr: Strings = {
   somethingWrong: "Un problème est survenu. Vos modifications sont gardées.",
   logoutFailed: "La déconnexion a échoué.",
   cannotStart: "L’éditeur n’a pas pu démarrer sur cette page.",
+  brokenPage:
+    "{path} ne peut pas être modifié : {why}. Le reste de la page peut l’être.",
+  brokenPages:
+    "{count} fichiers de page ne peuvent pas être modifiés : {paths}. Le reste de la page peut l’être.",
+  brokenRefused: "le serveur refuse ce chemin de page",
+  brokenMissing: "le fichier n’est pas dans le dépôt",
+  brokenUnreadable: "le fichier ne contient pas d’objet JSON",
   refusedFields: {
     one: "{count} champ a été refusé. Il est encadré avec la raison.",
     other: "{count} champs ont été refusés. Chacun est encadré avec sa raison.",

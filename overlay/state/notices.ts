@@ -70,6 +70,17 @@ export type Notice =
   | { readonly code: "nothingLeft" }
   | { readonly code: "notLoggedOut" };
 
+/** A page file that cannot be edited, and why. */
+export interface BrokenPage {
+  /** The page path, as the container names it. */
+  readonly path: string;
+  /**
+   * Why: the server refuses the path (400), the file is not in the
+   * repository (404), or it holds no JSON object.
+   */
+  readonly reason: "refused" | "missing" | "unreadable";
+}
+
 /** A sentence above the bar, as data. */
 export type Alert =
   /** A request failed: the client's error code (and when to retry). */
@@ -93,6 +104,8 @@ export type Alert =
   | { readonly code: "stray"; readonly at: string }
   /** The editor could not start on this page. */
   | { readonly code: "cannotStart" }
+  /** Page files the page's containers name cannot be edited. */
+  | { readonly code: "brokenPages"; readonly broken: readonly BrokenPage[] }
   /** Logging out failed. */
   | { readonly code: "logoutFailed" }
   /** The rich text editor could not be loaded. */

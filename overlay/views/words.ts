@@ -27,7 +27,7 @@ import {
   reasonSentence,
 } from "../messages.ts";
 import type { FieldKind, Misfit } from "../state/fields.ts";
-import type { Alert, Notice } from "../state/notices.ts";
+import type { Alert, BrokenPage, Notice } from "../state/notices.ts";
 import type { Problem } from "../state/problems.ts";
 import type { Status } from "../state/status.ts";
 
@@ -137,6 +137,31 @@ const ALERTS: Readonly<Record<string, TextKey>> = {
   historyLoadFailed: "historyLoadFailed",
 };
 
+/** Why a page file is broken, in words. */
+const BROKEN: Readonly<Record<BrokenPage["reason"], TextKey>> = {
+  refused: "brokenRefused",
+  missing: "brokenMissing",
+  unreadable: "brokenUnreadable",
+};
+
+/**
+ * The sentence of a page file that cannot be edited: the file and why.
+ *
+ * @param page the file and why
+ * @returns its words
+ * @example
+ * ```ts ignore
+ * brokenSentence({ path: "src/content/pages/en/gone.json", reason: "missing" });
+ * // "src/content/pages/en/gone.json cannot be edited: the file is not in …"
+ * ```
+ */
+export function brokenSentence(page: BrokenPage): string {
+  return text("brokenPage", {
+    path: page.path,
+    why: text(BROKEN[page.reason]),
+  });
+}
+
 /**
  * The alert's sentence.
  *
@@ -161,6 +186,13 @@ export function alertWords(alert: Alert): string {
       return text("nothingPublished", {
         sentence: text("strayKey", { field: fieldName(alert.at) }),
       });
+    case "brokenPages":
+      return alert.broken.length === 1
+        ? brokenSentence(alert.broken[0]!)
+        : text("brokenPages", {
+          count: String(alert.broken.length),
+          paths: alert.broken.map((page) => page.path).join(", "),
+        });
     case "imageFallback":
       return text(alert.png ? "fallbackPng" : "fallbackJpeg", {
         format: alert.format,
