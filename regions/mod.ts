@@ -49,6 +49,9 @@
  * @module
  */
 
+import { isLocaleShape } from "../lib/pages/locales.ts";
+import { isPagePath } from "../lib/pages/page_path.ts";
+import { PAGES_FOLDER } from "../lib/wire/names.ts";
 import {
   formatPointer,
   parsePointer,
@@ -289,15 +292,23 @@ function written(at: Pointer): string {
  *
  * @param path the page file, relative to the repository root
  * @returns the attribute object
- * @throws {TypeError} when `path` is not a non-empty relative `.json` path
+ * @throws {TypeError} when `path` is not a page path the routes accept:
+ *   `src/content/pages/{lang}/{page}.json`, `page` in 1 to 4 segments of
+ *   lower-case letters, digits and single hyphens, at most 120 characters
+ *   (the language is checked against the site's locales by the routes)
  */
 export function page(path: string): PageAttributes {
+  const lang = typeof path === "string"
+    ? path.slice(PAGES_FOLDER.length + 1).split("/")[0] ?? ""
+    : "";
   if (
-    typeof path !== "string" || !path.endsWith(".json") ||
-    path.startsWith("/") || path.split("/").includes("..")
+    typeof path !== "string" || !isLocaleShape(lang) ||
+    !isPagePath(path, [lang])
   ) {
     throw new TypeError(
-      `A page path is a relative .json path: ${JSON.stringify(path)}`,
+      `A page path is src/content/pages/{lang}/{page}.json, as the routes accept it (lower-case letters, digits and hyphens, at most 4 segments): ${
+        JSON.stringify(path)
+      }`,
     );
   }
   return { [INPAGE_ATTRIBUTES.page]: path };

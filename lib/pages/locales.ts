@@ -31,6 +31,23 @@ const KNOWN = new Set(["locales", "templateSyntax"]);
 const LOCALE = /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/;
 
 /**
+ * Whether a string has the shape of a language code a site may declare
+ * (`en`, `fr`, `pt-BR`).
+ *
+ * @param value the string
+ * @returns true for a language code's shape
+ * @example
+ * ```ts
+ * import { isLocaleShape } from "./locales.ts";
+ *
+ * console.assert(isLocaleShape("pt-BR") && !isLocaleShape(".."));
+ * ```
+ */
+export function isLocaleShape(value: string): boolean {
+  return LOCALE.test(value);
+}
+
+/**
  * Checks a site's locales: a non-empty list of distinct language codes.
  *
  * @param options the site configuration

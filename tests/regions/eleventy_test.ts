@@ -129,7 +129,11 @@ Deno.test("eleventy helper: a wrong kind, pointer or page path fails the build, 
       ['<li {% inpage "item", "/nav/first" %}></li>', /ends in an array index/],
       [
         '<main {% inpage "page", "../secret.json" %}></main>',
-        /relative \.json path/,
+        /src\/content\/pages\/\{lang\}\/\{page\}\.json/,
+      ],
+      [
+        '<main {% inpage "page", "src/content/pages/en/My_Post.json" %}></main>',
+        /as the routes accept it/,
       ],
       [
         '<template {% inpage "template", "/nav", "not json" %}></template>',

@@ -97,10 +97,26 @@ Deno.test("regions: malformed pointers and paths are refused", () => {
       "/src/content/pages/en/home.json",
       "src/content/pages/../../secret.json",
       "src/content/pages/en/home.md",
+      // Refused by the routes as well: the page rules' whitelist.
+      "content/home.json",
+      "src/content/pages/home.json",
+      "src/content/pages/en/Home.json",
+      "src/content/pages/en/my_page.json",
+      "src/content/pages/en/a/b/c/d/e.json",
+      "src/content/pages/en/%2e%2e/home.json",
+      "src/content/pages/en//home.json",
+      `src/content/pages/en/${"a".repeat(120)}.json`,
     ]
   ) {
-    assert.throws(() => page(bad), TypeError, bad);
+    assert.throws(() => page(bad), TypeError, JSON.stringify(bad));
   }
+  for (
+    const good of [
+      "src/content/pages/en/home.json",
+      "src/content/pages/pt-BR/posts/first-post.json",
+      "src/content/pages/fr/a/b/c/d.json",
+    ]
+  ) assert.deepEqual(page(good), { "data-inpage-page": good });
 });
 
 Deno.test("regions: list, item, link, template and fields give their attributes", () => {
