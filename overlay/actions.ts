@@ -27,7 +27,7 @@ import { changeCount } from "./state/count.ts";
 import { valueAt } from "./state/fields.ts";
 import { problemsOf } from "./state/problems.ts";
 import { text } from "./i18n/mod.ts";
-import { panelFields } from "./state/page_fields.ts";
+import { panelFields, panelGroups } from "./state/page_fields.ts";
 import { INPAGE_ATTRIBUTES } from "../lib/wire/regions.ts";
 import { editAlt as askAlt } from "./views/alt_text.ts";
 import type { BarActions, BarView } from "./views/bar.ts";
@@ -245,14 +245,16 @@ async function pagePanel(context: ActionContext): Promise<void> {
         );
       },
     },
-    page.pages.map(({ path, container }) => ({
+    panelGroups(page.pages.map(({ path, container }) => ({
       path,
       fields: panelFields(
         container.getAttribute(INPAGE_ATTRIBUTES.fields),
         (store.state.valueOf(path, "") ?? {}) as Record<string, unknown>,
         shownPointers(page, path, container),
       ),
-    })),
+      named: container.hasAttribute(INPAGE_ATTRIBUTES.fields),
+      inMain: container.closest("main") !== null,
+    }))),
   );
 }
 

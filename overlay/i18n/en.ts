@@ -304,6 +304,7 @@ export const en = {
   pageTitle: "Page: the fields not shown on the page, such as its description",
   pageFields:
     "Fields of this page that are not shown on it, such as its description for search engines. Changes count as unsaved until you publish.",
+  pageOtherFile: "Also on this page, from {path}",
   pageNoFields: "This page has no other fields to edit.",
   done: "Done",
   dateHint: "Saved as YYYY-MM-DD.",

@@ -298,6 +298,7 @@ export const fr: Strings = {
   pageTitle: "Page : les champs non affichés sur la page, comme sa description",
   pageFields:
     "Les champs de cette page qui n’y sont pas affichés, comme sa description pour les moteurs de recherche. Les modifications restent non enregistrées jusqu’à la publication.",
+  pageOtherFile: "Aussi sur cette page, depuis {path}",
   pageNoFields: "Cette page n’a pas d’autre champ à modifier.",
   done: "Terminé",
   dateHint: "Enregistrée au format AAAA-MM-JJ.",

@@ -42,6 +42,66 @@ export function panelFields(
   ).map(([key]) => `/${escapeToken(key)}`);
 }
 
+/** A page container's fields, and where it stands on the page. */
+export interface PanelSource {
+  /** The page path. */
+  path: string;
+  /** Its fields, by JSON Pointer. */
+  fields: string[];
+  /** Whether the container names its fields (`data-inpage-fields`). */
+  named: boolean;
+  /** Whether the container is in the page's `<main>` (or is it). */
+  inMain: boolean;
+}
+
+/** The fields of one page file, for the panel. */
+export interface PanelGroup {
+  /** The page path. */
+  path: string;
+  /** Its fields, by JSON Pointer, each once. */
+  fields: string[];
+  /** Whether it is the page's own file (the others are named). */
+  own: boolean;
+}
+
+/**
+ * The panel's fields, by page file: the page's own file first, then the
+ * others (a site-wide file nested around the page) each once, in the
+ * order of their containers; files without fields are left out. The
+ * page's own file is the first container naming its fields, else the
+ * first in the page's `<main>`, else the first.
+ *
+ * @param sources each page container's fields, in document order
+ * @returns the groups, the own file's first
+ * @example
+ * ```ts
+ * import { panelGroups } from "./page_fields.ts";
+ *
+ * const groups = panelGroups([
+ *   { path: "site.json", fields: ["/footer"], named: false, inMain: false },
+ *   { path: "post.json", fields: ["/date"], named: true, inMain: true },
+ * ]);
+ * console.assert(groups[0]?.path === "post.json" && groups[0].own);
+ * ```
+ */
+export function panelGroups(sources: readonly PanelSource[]): PanelGroup[] {
+  const found = [
+    sources.findIndex((source) => source.named),
+    sources.findIndex((source) => source.inMain),
+  ].find((index) => index >= 0);
+  const own = sources[found ?? 0]?.path;
+  const groups = new Map<string, PanelGroup>();
+  if (own !== undefined) groups.set(own, { path: own, fields: [], own: true });
+  for (const { path, fields } of sources) {
+    const group = groups.get(path) ?? { path, fields: [], own: false };
+    groups.set(path, group);
+    for (const at of fields) {
+      if (!group.fields.includes(at)) group.fields.push(at);
+    }
+  }
+  return [...groups.values()].filter((group) => group.fields.length > 0);
+}
+
 /** The kind of input a value gets. */
 export type InputKind = "text" | "long" | "switch" | "number" | "date";
 

@@ -10,23 +10,17 @@
  *
  * Which fields: the pointers named by the container's `data-inpage-fields`
  * ("/description /date"), or else the page's top-level strings, numbers and
- * booleans that no region, list or link shows, except `id`.
+ * booleans that no region, list or link shows, except `id`. The page's own
+ * file comes first; another file's fields (a site-wide file nested around
+ * the page) are grouped under its name (`panelGroups`).
  *
  * @module
  */
 
-import { inputKind } from "../state/page_fields.ts";
+import { inputKind, type PanelGroup } from "../state/page_fields.ts";
 import { text } from "../i18n/mod.ts";
 import { h, showDialog } from "../ui.ts";
 import { fieldLabel } from "./names.ts";
-
-/** A page container's fields for the panel. */
-export interface PanelPage {
-  /** The page path. */
-  path: string;
-  /** The fields, by JSON Pointer. */
-  fields: string[];
-}
 
 /** What the panel needs from the controller. */
 export interface PanelHost {
@@ -44,6 +38,9 @@ export {
   type InputKind,
   inputKind,
   panelFields,
+  type PanelGroup,
+  panelGroups,
+  type PanelSource,
 } from "../state/page_fields.ts";
 
 /**
@@ -51,22 +48,26 @@ export {
  *
  * @param root the overlay's shadow root
  * @param host what the panel needs
- * @param pages each page container's fields
+ * @param pages the fields by page file, the page's own first
+ *   (`panelGroups`)
  * @returns whether it was closed with Done
  */
 export async function openPagePanel(
   root: ShadowRoot,
   host: PanelHost,
-  pages: readonly PanelPage[],
+  pages: readonly PanelGroup[],
 ): Promise<boolean> {
   const id = `inpage-${Math.random().toString(36).slice(2)}`;
-  const groups = pages.filter((page) => page.fields.length > 0).map((page) => {
+  const groups = pages.map((page, group) => {
     const rows = page.fields.map((pointer, index) =>
-      fieldRow(host, page.path, pointer, `${id}-${index}`)
+      fieldRow(host, page.path, pointer, `${id}-${group}-${index}`)
     );
-    return pages.length > 1
-      ? h("fieldset", {}, h("legend", {}, page.path), ...rows)
-      : h("div", { class: "fields" }, ...rows);
+    return page.own ? h("div", { class: "fields" }, ...rows) : h(
+      "fieldset",
+      {},
+      h("legend", {}, text("pageOtherFile", { path: page.path })),
+      ...rows,
+    );
   });
   const dialog = h(
     "dialog",

@@ -4,7 +4,11 @@
  * except `id`) and the input each value gets.
  */
 import assert from "node:assert/strict";
-import { inputKind, panelFields } from "../../overlay/state/page_fields.ts";
+import {
+  inputKind,
+  panelFields,
+  panelGroups,
+} from "../../overlay/state/page_fields.ts";
 
 Deno.test("the Page panel offers the named fields, or the top-level scalars no region, list or link shows, except id", () => {
   const page = {
@@ -44,4 +48,43 @@ Deno.test("each value gets the input fitting it: switch, number, date, long text
   assert.equal(inputKind("two\nlines"), "long");
   assert.equal(inputKind("Short"), "text");
   assert.equal(inputKind(undefined), "text");
+});
+
+Deno.test("the Page panel shows the page's own file first, and groups each other file's fields under its name, once", () => {
+  const site = "src/content/pages/en/site.json";
+  const post = "src/content/pages/en/posts/first-post.json";
+  // A site-wide file nested around the post, and shown twice.
+  const sources = [
+    { path: site, fields: ["/footer"], named: false, inMain: false },
+    {
+      path: post,
+      fields: ["/description", "/date"],
+      named: true,
+      inMain: true,
+    },
+    {
+      path: site,
+      fields: ["/footer", "/tagline"],
+      named: false,
+      inMain: false,
+    },
+  ];
+  assert.deepEqual(panelGroups(sources), [
+    { path: post, fields: ["/description", "/date"], own: true },
+    { path: site, fields: ["/footer", "/tagline"], own: false },
+  ]);
+  // Without data-inpage-fields, the container in <main> is the page's own.
+  assert.deepEqual(
+    panelGroups(sources.map((source) => ({ ...source, named: false })))[0],
+    { path: post, fields: ["/description", "/date"], own: true },
+  );
+  // Else the first; a file without fields is left out.
+  assert.deepEqual(
+    panelGroups([
+      { path: post, fields: [], named: false, inMain: false },
+      { path: site, fields: ["/footer"], named: false, inMain: false },
+    ]),
+    [{ path: site, fields: ["/footer"], own: false }],
+  );
+  assert.deepEqual(panelGroups([]), []);
 });
