@@ -247,9 +247,16 @@ export async function reorderNavigation(
 /** The English first post's page file. */
 export const EN_POST = "src/content/pages/en/posts/first-post.json";
 
-/** The word made bold, and the list item added, in the post's body. */
+/**
+ * The word made bold, the words typed before the editor is there (at the
+ * end of the same paragraph), and the list item added, in the post's body.
+ */
 const WORD = "robust";
+const EARLY = " Typed early.";
 const ITEM = "Ship the new item.";
+
+/** The lazily loaded part holding the markdown editor. */
+const PART = /\/_inpage\/rich_text-[A-Z0-9]{8}\.js(?:\?retry=\d+)?$/;
 
 /**
  * The lines of two texts that differ: those of the old one taken out and
@@ -294,11 +301,13 @@ export function lineDiff(
 }
 
 /**
- * On the English first post: in its markdown body, selects a word and
- * makes it bold with Ctrl+B, adds an item at the end of its list with the
- * keyboard, publishes, and checks the commit: the page file's body line
- * only, and in the body's markdown the word's line and the new item's line
- * only; the reloaded page shows both.
+ * On the English first post: in its markdown body, types at the end of the
+ * first paragraph before the editor is there (its part held back), then
+ * selects a word and makes it bold with Ctrl+B, adds an item at the end
+ * of its list with the keyboard, publishes, and checks the commit: the
+ * page file's body line only, and in the body's markdown the word's line
+ * (bold word and words typed early) and the new item's line only; the
+ * reloaded page shows them.
  *
  * @param session the site behind the editor, in Chromium
  */
@@ -308,8 +317,43 @@ export async function editMarkdownBody(
   const { root, page, name, origin } = session;
   const before = await Deno.readTextFile(join(root, EN_POST));
   const body = page.locator('[data-inpage-markdown="/body"]');
+  // The editor's part is held back: what is typed before it is there is
+  // kept, and played again in it where it was typed.
+  const held = Promise.withResolvers<void>();
+  await page.route(PART, async (route) => {
+    await held.promise;
+    await route.continue();
+  });
   await page.goto(origin + "/en/posts/first-post/?edit");
+  await until(
+    async () =>
+      /No unsaved changes|Published/.test(
+        await page.getByRole("status").textContent() ?? "",
+      ),
+    "the overlay to be ready on the post",
+    60_000,
+  );
+  const end = await body.locator("p").first().evaluate((element) => {
+    const text = element.lastChild!;
+    const range = element.ownerDocument.createRange();
+    range.setStart(text, text.textContent!.length - 1);
+    range.setEnd(text, text.textContent!.length);
+    const { right, top, height } = range.getBoundingClientRect();
+    return { x: right - 1, y: top + height / 2 };
+  });
+  await page.mouse.click(end.x, end.y);
+  await page.keyboard.press("End");
+  await page.keyboard.type(EARLY);
+  assert.equal(await body.locator(".tiptap").count(), 0, "the part is held");
+  await keep(page, `${name}-markdown-early.png`);
+  held.resolve();
   await body.locator(".tiptap").waitFor({ timeout: 60_000 });
+  await page.unroute(PART);
+  await until(
+    async () =>
+      (await body.locator(".tiptap > p").first().innerText()).endsWith(EARLY),
+    "the words typed early to be in the editor",
+  );
   // The word selected as a person would: a double click on it.
   const paragraph = body.locator(".tiptap > p").first();
   const box = await paragraph.evaluate((element, word) => {
@@ -364,7 +408,7 @@ export async function editMarkdownBody(
   ).at(-1)!;
   assert.deepEqual(lineDiff(old.body, now.body), {
     removed: [wordLine],
-    added: [wordLine.replace(WORD, `**${WORD}**`), `- ${ITEM}`],
+    added: [wordLine.replace(WORD, `**${WORD}**`) + EARLY, `- ${ITEM}`],
   });
   assert.ok(
     now.body.includes(`${lastItem}\n- ${ITEM}\n`),
