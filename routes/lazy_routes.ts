@@ -122,7 +122,11 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
   const locales = checkLocales(options);
   return lazyRoute(
     ROUTES.save,
-    async () => (await import("./save.ts")).createSaveRoute({ locales }),
+    async () =>
+      (await import("./save.ts")).createSaveRoute({
+        locales,
+        templateSyntax: options.templateSyntax,
+      }),
   );
 }
 

@@ -16,6 +16,10 @@ const ENTRY_FILES = [
   "examples/bun/argon2_worker.js",
   "examples/cloudflare/functions/_middleware.js",
   "examples/cloudflare/functions/api/auth.js",
+];
+
+/** Route files the doc names beside the one it quotes (they differ by name). */
+const NAMED_FILES = [
   "examples/cloudflare/functions/api/content.js",
   "examples/cloudflare/functions/api/save.js",
   "examples/cloudflare/functions/api/upload.js",
@@ -23,6 +27,7 @@ const ENTRY_FILES = [
 
 const RECIPE_FILES = [
   ...ENTRY_FILES,
+  ...NAMED_FILES,
   "examples/cloudflare/functions/_inpage/[[path]].js",
   "examples/cloudflare/functions/api/session.js",
   "examples/cloudflare/functions/api/history.js",
@@ -40,14 +45,12 @@ const RECIPE_FILES = [
 
 const deploy = await Deno.readTextFile(join(ROOT, "docs/deploy.md"));
 
-Deno.test("Deploy's other hosts hold every host's entry files exactly as tested", async () => {
-  const start = deploy.indexOf("\n## Other hosts\n");
-  assert.ok(start >= 0, "docs/deploy.md has an Other hosts section");
-  const hosts = deploy.slice(start);
+Deno.test("docs/deploy.md holds every host's entry files exactly as tested", async () => {
+  const hosts = deploy;
   for (const path of ENTRY_FILES) {
     const file = await Deno.readTextFile(join(ROOT, path));
     const start = hosts.indexOf(`\`${path}\`:\n\n\`\`\`js ignore\n`);
-    assert.ok(start >= 0, `Deploy's Other hosts show ${path}`);
+    assert.ok(start >= 0, `docs/deploy.md shows ${path}`);
     const body = hosts.slice(
       hosts.indexOf("\n", hosts.indexOf("```", start)) + 1,
     );

@@ -285,12 +285,6 @@ export function kvStoreCases(
     const cookie = cookieFrom(login);
     assert.equal(await session(other, cookie), 200);
     assert.equal(await session(store.kv, cookie), 200);
-    assert.equal(
-      await session(other, cookie, {
-        EDITOR_KEY_HASH: await fastHash("a new key"),
-      }),
-      401,
-    );
     const keys = sessionKeys(
       new Request(`${ORIGIN}/api/session`, { headers: { cookie } }),
       { EDITOR_KEY_HASH: hash },
@@ -321,5 +315,23 @@ export function kvStoreCases(
       value: null,
       versionstamp: null,
     });
+    // A new key hash ends the session for good: it is deleted, so the old
+    // hash put back does not bring it back.
+    const again = await router.handle(
+      postJson("/api/auth", { key: KEY }),
+      env(store.kv),
+      from("192.0.2.91"),
+    );
+    await again.body?.cancel();
+    assert.equal(again.status, 200);
+    const second = cookieFrom(again);
+    assert.equal(await session(store.kv, second), 200);
+    assert.equal(
+      await session(other, second, {
+        EDITOR_KEY_HASH: await fastHash("a new key"),
+      }),
+      401,
+    );
+    assert.equal(await session(store.kv, second), 401, "deleted for good");
   });
 }
