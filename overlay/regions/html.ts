@@ -12,7 +12,7 @@
 
 import type { Region, RegionHooks, RegionMaker } from "./region.ts";
 import { loadRichText } from "./rich_part.ts";
-import { richKeys } from "./rich_keys.ts";
+import { loadPart, richKeys } from "./rich_shared.ts";
 import { dropRefusedLinks, markupText } from "../rich_markup.ts";
 
 /** The accessible name of a rich-text region. */
@@ -72,14 +72,9 @@ function wake(state: HtmlRegionState): Promise<void> {
   return state.waking ??= (async () => {
     const { region, hooks } = state;
     const element = region.element;
-    element.setAttribute("aria-busy", "true");
-    let part: typeof import("../rich_text.ts");
-    try {
-      part = await loadRichText();
-    } catch {
-      element.removeAttribute("aria-busy");
+    const part = await loadPart(region, hooks, loadRichText);
+    if (!part) {
       state.waking = undefined;
-      hooks.richUnavailable(region);
       return;
     }
     if (state.destroyed) return;

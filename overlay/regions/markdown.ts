@@ -23,7 +23,7 @@ import {
   replayTyping,
   type TypedStep,
 } from "./dormant_typing.ts";
-import { richKeys } from "./rich_keys.ts";
+import { loadPart, richKeys } from "./rich_shared.ts";
 
 /** What a markdown region keeps while its editor loads. */
 interface MarkdownRegionState {
@@ -50,14 +50,9 @@ function wake(state: MarkdownRegionState): Promise<void> {
   return state.waking ??= (async () => {
     const { region, hooks } = state;
     const element = region.element;
-    element.setAttribute("aria-busy", "true");
-    let part: Awaited<ReturnType<typeof loadMarkdownText>>;
-    try {
-      part = await loadMarkdownText();
-    } catch {
-      element.removeAttribute("aria-busy");
+    const part = await loadPart(region, hooks, loadMarkdownText);
+    if (!part) {
       state.waking = undefined;
-      hooks.richUnavailable(region);
       return;
     }
     if (state.destroyed) return;
