@@ -34,7 +34,7 @@ Deno.test("the Hugo example's build passes editor check --html and the page rule
   }
 });
 
-Deno.test("the Hugo inpage partial escapes tokens and refuses an unknown kind, failing the build", async () => {
+Deno.test("the Hugo inpage partial escapes tokens and refuses an unknown kind or a page path the routes refuse, failing the build", async () => {
   const root = await copyExample();
   try {
     const single = join(root, "layouts/_default/single.html");
@@ -62,6 +62,25 @@ Deno.test("the Hugo inpage partial escapes tokens and refuses an unknown kind, f
       hugoBuild(root),
       /the kind of a region is page, text, html, markdown, image, link, list, item, template or fields, not "txt"/,
     );
+    // A page path the routes refuse fails the build too.
+    for (const bad of ["../secret.json", "src/content/pages/en/My_Page.json"]) {
+      await Deno.writeTextFile(
+        single,
+        text.replace(
+          '<h1 {{ partial "inpage" (slice "text" "/title") }}>',
+          `<h1 {{ partial "inpage" (slice "page" "${bad}") }}>`,
+        ),
+      );
+      await assert.rejects(
+        hugoBuild(root),
+        new RegExp(
+          `a page path is src/content/pages/\\{lang\\}/\\{page\\}\\.json, as the routes accept it .*not "${
+            bad.replace(/\./g, "\\.")
+          }"`,
+        ),
+        bad,
+      );
+    }
   } finally {
     await Deno.remove(root, { recursive: true });
   }
