@@ -300,7 +300,7 @@ export function fitsKind(kind: RegionKind, value: unknown): boolean {
  * import { IN_PLACE_KINDS } from "./regions.ts";
  * import assert from "node:assert/strict";
  *
- * assert.deepEqual(IN_PLACE_KINDS, ["text", "html", "image"]);
+ * assert.deepEqual(IN_PLACE_KINDS, ["text", "html", "markdown", "image"]);
  * ```
  */
 export const IN_PLACE_KINDS: readonly RegionKind[] = REGION_KIND_NAMES.filter(
