@@ -83,7 +83,7 @@ export type {
 } from "./lib/repository/repository.ts";
 export { PLAIN_EDITOR } from "./lib/access/editors.ts";
 export type { EditorIdentity } from "./lib/access/editors.ts";
-export { argon2Hash, hashKey, verifyKey } from "./lib/access/site_key.ts";
+export { argon2Hash, hashKey, verifyKey } from "./lib/access/lazy_site_key.ts";
 export type {
   Argon2Job,
   Argon2Runner,

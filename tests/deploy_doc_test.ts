@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROUTES } from "../lib/wire/names.ts";
+import { recipeFlags } from "./support/deploy_entry.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const doc = await Deno.readTextFile(join(ROOT, "docs/deploy.md"));
@@ -109,4 +110,17 @@ Deno.test("every recipe serves the overlay's files, and every route of the packa
     source: "/_inpage/:file",
     destination: "/api/inpage",
   }]);
+});
+
+Deno.test("the Deno Deploy recipe's deno.json turns on KV and leaves dynamic imports until they run, and the tests run its entry with those flags", async () => {
+  const folder = join(ROOT, "examples/deno-deploy");
+  const config = JSON.parse(
+    await Deno.readTextFile(join(folder, "deno.json")),
+  );
+  assert.deepEqual(config.unstable, ["kv", "lazy-dynamic-imports"]);
+  assert.deepEqual(await recipeFlags(folder), [
+    "--unstable-kv",
+    "--unstable-lazy-dynamic-imports",
+  ]);
+  assert.deepEqual(await recipeFlags(join(ROOT, "bench")), []);
 });

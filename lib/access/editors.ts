@@ -28,7 +28,7 @@ import {
   DEFAULT_KEY_PARAMS,
   type KeyHashParams,
   parseKeyHash,
-} from "./site_key.ts";
+} from "./key_hash_format.ts";
 
 /** Who is editing: the id, and the name and email their commits carry. */
 export interface EditorIdentity {

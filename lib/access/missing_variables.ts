@@ -6,9 +6,9 @@
  */
 
 import type { Env } from "../http/env.ts";
-import { parseKeyHash } from "./site_key.ts";
+import { parseKeyHash } from "./key_hash_format.ts";
 import { readEditorKeys } from "./editors.ts";
-import { repositoryFromEnv } from "../repository/from_env.ts";
+import { missingRepositoryVariables } from "../repository/github_variables.ts";
 
 /**
  * Names the variables and bindings of `env` that are missing or unusable,
@@ -67,9 +67,9 @@ export function warnMissingVariables(
     missing.push("EDITOR_KEY_HASH");
     effects.push("every login is refused as a wrong key");
   }
-  const repository = repositoryFromEnv(env);
-  if ("missing" in repository) {
-    missing.push(...repository.missing);
+  const repository = missingRepositoryVariables(env);
+  if (repository.length > 0) {
+    missing.push(...repository);
     effects.push("reads, publishes and uploads answer 502 unavailable");
   }
   if (missing.length > 0) {

@@ -13,7 +13,10 @@ import { BodyIdleError, FormError } from "./body_errors.ts";
 import { PageRuleError } from "../pages/page_rule_error.ts";
 import { ImageFormatError } from "../images/image_format_error.ts";
 import { ImageNameError } from "../images/image_name.ts";
-import { ConflictError, RepositoryError } from "../repository/repository.ts";
+import {
+  ConflictError,
+  RepositoryError,
+} from "../repository/repository_errors.ts";
 import { AccessError } from "../access/access_error.ts";
 
 /** A failure turned into its response, with what the log line needs. */

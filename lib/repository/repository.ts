@@ -11,6 +11,14 @@
 
 import { sha1Hex } from "../digest.ts";
 
+// The errors have a module of their own: mapping an error to its answer
+// needs them, not the digests of this one.
+export {
+  ConflictError,
+  RepositoryError,
+  type RepositoryErrorCode,
+} from "./repository_errors.ts";
+
 /** A file read from the repository: its bytes and its version (git blob SHA-1). */
 export interface RepositoryFile {
   /** The whole file. */
@@ -206,53 +214,6 @@ export interface Repository {
    *   outside `inpage/`; otherwise when the repository refuses
    */
   deleteBranch?(branch: string): Promise<boolean>;
-}
-
-/** Thrown by `Repository.write` when the file's version is not the expected one. */
-export class ConflictError extends Error {
-  /** The file whose version did not match, when the repository says. */
-  readonly path: string | undefined;
-
-  /**
-   * Creates the error.
-   *
-   * @param detail what happened, for the server log
-   * @param path the file whose version did not match
-   */
-  constructor(detail: string, path?: string) {
-    super(detail);
-    this.name = "ConflictError";
-    this.path = path;
-  }
-}
-
-/** The codes a repository failure is answered with (502). */
-export type RepositoryErrorCode = "not_found" | "unauthorized" | "unavailable";
-
-/** Thrown by a `Repository` when it refuses access or does not answer. */
-export class RepositoryError extends Error {
-  /** The code sent to the client in a 502 body. */
-  readonly code: RepositoryErrorCode;
-  /** Seconds to wait, when the repository said (a rate limit). */
-  readonly retryAfterSeconds: number | undefined;
-
-  /**
-   * Creates the error.
-   *
-   * @param code the client-facing code
-   * @param detail what happened, for the server log (never a secret)
-   * @param retryAfterSeconds seconds to wait, when the repository said
-   */
-  constructor(
-    code: RepositoryErrorCode,
-    detail: string,
-    retryAfterSeconds?: number,
-  ) {
-    super(detail);
-    this.name = "RepositoryError";
-    this.code = code;
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
 }
 
 /**
