@@ -382,6 +382,10 @@ function addHashKey(program: Command, io: CliIo): void {
     )
     .option("--full-name <name>", "with --name: the name their commits carry")
     .option("--email <address>", "with --name: the email their commits carry")
+    .option(
+      "--role <role>",
+      "with --name: publisher (the default: publishes) or author (sends changes for review, never publishes)",
+    )
     .addHelpText(
       "after",
       `
@@ -390,14 +394,17 @@ t=2, or m=47104 at t=1, 12288 at t=3, 9216 at t=4, 7168 at t=5 or more.
 Parameters or a calibration below it are refused unless --allow-weak is given.
 
 Named editors: --name alice generates alice's key (alice.<secret>), prints it
-once on standard output, then the JSON entry to merge into EDITOR_KEYS. To
-remove an editor, delete their entry from EDITOR_KEYS: their sessions end.
+once on standard output, then the JSON entry to merge into EDITOR_KEYS. With
+--role author the entry says "role": "author": they send changes for review,
+and a publisher publishes them. To remove an editor, delete their entry from
+EDITOR_KEYS: their sessions end.
 
 Examples:
   deno task editor hash-key                       # asks for the key twice
   printf '%s' "$KEY" | deno task editor hash-key  # from a pipe
   deno task editor hash-key --target-ms 500       # slower, calibrated here
-  deno task editor hash-key --name alice --full-name "Alice Martin" --email alice@example.com`,
+  deno task editor hash-key --name alice --full-name "Alice Martin" --email alice@example.com
+  deno task editor hash-key --name bob --role author`,
     )
     .action(async (options: HashKeyOptions) => {
       await hashKeyCommand(options, {

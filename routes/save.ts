@@ -14,6 +14,7 @@ import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
 import { saveRequest } from "../lib/http/page_request.ts";
 import { tooLarge } from "../lib/http/http_error.ts";
 import { admit } from "../lib/access/admission.ts";
+import { requirePublisher } from "../lib/access/editors.ts";
 import {
   bodyIdleMs,
   checkDeclaredSize,
@@ -74,6 +75,8 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
       const { editor } = admission.requireSession();
       exchange.editor = editor.id;
       await admission.spend();
+      // The role is part of identity: an author's body is never read.
+      requirePublisher(editor);
       const bytes = await receiveBody(
         request,
         ENVELOPE_MAX,

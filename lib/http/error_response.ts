@@ -7,7 +7,12 @@
  * @module
  */
 
-import { HttpError, serviceUnavailable, unauthorized } from "./http_error.ts";
+import {
+  forbidden,
+  HttpError,
+  serviceUnavailable,
+  unauthorized,
+} from "./http_error.ts";
 import { jsonResponse } from "./json_response.ts";
 import { FormError } from "./multipart.ts";
 import { BodyIdleError } from "./read_capped.ts";
@@ -30,7 +35,8 @@ export interface MappedError {
 /**
  * The HTTP answer of a thrown value: an `HttpError` as it is; an access
  * refusal 429 (a spent budget, busy key checks, with `retry-after`), 401
- * `unauthorized` (no session) or 503 `unavailable` (no KV); a page that
+ * `unauthorized` (no session), 403 `forbidden` (an author publishing) or
+ * 503 `unavailable` (no KV); a page that
  * breaks the page rules 422 `invalid_content` with `at` and `reason` (the
  * first problem) and `problems` (every problem found, up to 50, each `at`
  * and `reason`: the details stay in the log); bytes
@@ -151,6 +157,8 @@ function accessAnswer(error: AccessError): HttpError {
       return unauthorized(detail);
     case "kv_unavailable":
       return serviceUnavailable(detail);
+    case "forbidden":
+      return forbidden(detail);
   }
 }
 

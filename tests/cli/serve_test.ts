@@ -365,3 +365,24 @@ Deno.test("editor serve refuses a malformed EDITOR_KEYS with one line and exit 1
   assert.ok(!run.stderr.includes("plaintext"));
   assert.equal(run.stderr.trim().split("\n").length, 1);
 });
+
+Deno.test("editor serve refuses an EDITOR_KEYS entry with an unknown role with one line and exit 1", async () => {
+  await using site = await tempSite();
+  const run = await runCli(["serve", "--repo", site.root, "--port", "0"], "", {
+    EDITOR_KEY_HASH: await fastHash(KEY),
+    EDITOR_KEYS: JSON.stringify({
+      alice: {
+        hash: await fastHash("alice.k"),
+        name: "Alice",
+        email: "alice@example.com",
+        role: "admin",
+      },
+    }),
+  });
+  assert.equal(run.code, 1);
+  assert.match(
+    run.stderr,
+    /EDITOR_KEYS: the role of "alice" must be "publisher" or "author"/,
+  );
+  assert.equal(run.stderr.trim().split("\n").length, 1);
+});
