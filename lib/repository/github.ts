@@ -19,6 +19,7 @@ import {
   gitBlobSha,
   type HistoryEntry,
   type HistoryOptions,
+  type PullRequestInit,
   type Repository,
   type RepositoryFile,
 } from "./repository.ts";
@@ -31,6 +32,7 @@ import {
 } from "./github_options.ts";
 import { GitHubTransport, isRecord, within } from "./github_transport.ts";
 import { GitHubGitData } from "./github_commit.ts";
+import { GitHubPulls } from "./github_pulls.ts";
 
 export {
   type GitHubAppCredentials,
@@ -86,7 +88,9 @@ function sleep(signal: AbortSignal, ms: number): Promise<void> {
  * - `stage` keeps bytes as a blob; `commit` makes one tree and one commit
  *   and moves the branch with `force: false`, rebuilt on the new head when
  *   another commit landed meanwhile (`github_commit.ts`); `deleteBranch`
- *   deletes an `inpage/…` branch.
+ *   deletes an `inpage/…` branch; `openPullRequest` and `closePullRequest`
+ *   open a pull request from such a branch and close it with a comment
+ *   (`github_pulls.ts`; the token needs "Pull requests: read and write").
  * - Each call writes a line to `log` with GitHub's `x-ratelimit-remaining`.
  * - The token never appears in an error or a log line.
  *
@@ -131,6 +135,11 @@ export function createGitHubRepository(options: GitHubOptions): Repository {
   });
   // A one-file write moves the branch: the next commit starts from there.
   contents.onCommit = (branch, commit) => data.moved(branch, commit);
+  const pulls = new GitHubPulls(http, {
+    repo: contents.repo,
+    branch: parsed.branch,
+    timeoutMs: parsed.timeoutMs,
+  });
   return Object.freeze({
     read: (path: string) => contents.read(path),
     write: (
@@ -147,6 +156,9 @@ export function createGitHubRepository(options: GitHubOptions): Repository {
     commit: (files: readonly CommitFile[], options: CommitOptions) =>
       data.commit(files, options),
     deleteBranch: (branch: string) => data.deleteBranch(branch),
+    openPullRequest: (pull: PullRequestInit) => pulls.open(pull),
+    closePullRequest: (number: number, comment: string) =>
+      pulls.close(number, comment),
   });
 }
 

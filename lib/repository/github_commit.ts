@@ -19,6 +19,7 @@
  */
 
 import {
+  BranchExistsError,
   type CommitFile,
   type CommitOptions,
   type CommitResult,
@@ -153,7 +154,14 @@ export class GitHubGitData {
       versions[file.path] = entry.version;
     }
     for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
-      let head = await this.#head(branch, attempt > 0, signal);
+      let head = await this.#head(
+        branch,
+        attempt > 0 || options.create === true,
+        signal,
+      );
+      if (head !== "" && options.create && branch !== site) {
+        throw new BranchExistsError(branch);
+      }
       const created = head === "";
       if (created) head = await this.#head(site, attempt > 0, signal);
       if (head === "") {
@@ -182,7 +190,9 @@ export class GitHubGitData {
       if (await this.#move(branch, commit, created, signal)) {
         this.#heads.set(branch, commit);
         this.#remember(commit, tree);
-        return { commit, versions };
+        return commit === head || branch === site
+          ? { commit, versions }
+          : { commit, versions, parent: head };
       }
       this.#heads.delete(branch);
     }

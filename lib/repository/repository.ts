@@ -89,6 +89,12 @@ export interface CommitOptions {
    * checkout, and the work tree is never touched.
    */
   branch?: string | undefined;
+  /**
+   * The branch must not exist yet (a review's branch, whose name must never
+   * gather the commits of two reviews): when it does, a
+   * {@linkcode BranchExistsError} and nothing is committed.
+   */
+  create?: boolean | undefined;
 }
 
 /** What a many-file commit made. */
@@ -101,6 +107,21 @@ export interface CommitResult {
   commit: string;
   /** Each file's version after the commit, by path. */
   versions: Record<string, string>;
+  /**
+   * The commit the new one was made on (its parent), for a commit made on
+   * an `inpage/…` branch; absent otherwise, or when no commit was made.
+   */
+  parent?: string | undefined;
+}
+
+/** A pull request to open ({@linkcode Repository.openPullRequest}). */
+export interface PullRequestInit {
+  /** The branch holding the changes (`inpage/…`). */
+  branch: string;
+  /** Its title: one line. */
+  title: string;
+  /** Its description, in Markdown. */
+  body: string;
 }
 
 /**
@@ -206,6 +227,25 @@ export interface Repository {
    *   outside `inpage/`; otherwise when the repository refuses
    */
   deleteBranch?(branch: string): Promise<boolean>;
+  /**
+   * Opens a pull request from an `inpage/…` branch into the site branch
+   * (optional: GitHub has them; a local checkout has none, and a review
+   * there is its branch alone).
+   *
+   * @param pull the branch, the title and the description
+   * @returns the pull request's number
+   * @throws {RepositoryError} when the repository refuses or does not answer
+   */
+  openPullRequest?(pull: PullRequestInit): Promise<number>;
+  /**
+   * Closes a pull request without merging it, after a comment saying why
+   * (the commit that published its changes, or that it was closed).
+   *
+   * @param number the pull request's number
+   * @param comment the comment, in Markdown
+   * @throws {RepositoryError} when the repository refuses or does not answer
+   */
+  closePullRequest?(number: number, comment: string): Promise<void>;
 }
 
 /** Thrown by `Repository.write` when the file's version is not the expected one. */
@@ -223,6 +263,26 @@ export class ConflictError extends Error {
     super(detail);
     this.name = "ConflictError";
     this.path = path;
+  }
+}
+
+/**
+ * Thrown by `Repository.commit` with `create` when the branch exists
+ * already: nothing was committed, and the branch keeps what it held.
+ */
+export class BranchExistsError extends ConflictError {
+  /** The branch that exists. */
+  readonly branch: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param branch the branch that exists
+   */
+  constructor(branch: string) {
+    super(`The branch ${branch} exists already`);
+    this.name = "BranchExistsError";
+    this.branch = branch;
   }
 }
 

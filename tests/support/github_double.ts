@@ -22,7 +22,8 @@
  *   `sha` (the branch, or a commit), only those that changed `path` when
  *   given, `per_page` (default 30, at most 100) a `page`, with a `Link`
  *   header (`first`, `prev`, `next`, `last`) when there are more pages; an
- *   unknown `sha` is 404 `No commit found for SHA: …`.
+ *   unknown `sha` is 404 `No commit found for SHA: …`;
+ * - pull requests and their comments (`github_pulls_double.ts`).
  *
  * @module
  */
@@ -35,8 +36,9 @@ import { signedInEnv, type TestEnv } from "./helpers.ts";
 import { type DoubleCommit, GitObjects } from "./git_objects.ts";
 import { gitDataAnswer, type GitState } from "./github_git_data.ts";
 import { type DoubleApp, refuseAppJwt } from "./github_app_double.ts";
+import { type DoublePull, DoublePulls } from "./github_pulls_double.ts";
 
-export type { DoubleApp, DoubleCommit };
+export type { DoubleApp, DoubleCommit, DoublePull };
 
 /** What the double is started with. */
 export interface GitHubDoubleOptions {
@@ -137,6 +139,8 @@ export interface GitHubDouble {
   commits: DoubleCommit[];
   /** The other branches, by name, to their commit. */
   refs: Map<string, string>;
+  /** The pull requests, by number. */
+  pulls: Map<number, DoublePull>;
   /** The blobs, trees and commits, on a branch or not. */
   objects: GitObjects;
   /** Every request received, in order. */
@@ -339,7 +343,9 @@ export function startGitHubDouble(
     head: () => log.at(-1)!.sha,
     moveDefault,
     makeCommit,
+    branchDeleted: (deleted) => pulls.branchDeleted(deleted),
   };
+  const pulls = new DoublePulls(state);
 
   /** Another publish on the default branch: a commit of these files. */
   function publishElsewhere(
@@ -809,6 +815,9 @@ export function startGitHubDouble(
     if (rest.startsWith("git/")) {
       return await gitDataAnswer(state, request, rest, base);
     }
+    if (rest.startsWith("pulls") || rest.startsWith("issues/")) {
+      return await pulls.answer(request, rest, base);
+    }
     if (!rest.startsWith("contents/")) return undefined;
     let path: string;
     try {
@@ -946,6 +955,7 @@ export function startGitHubDouble(
     files,
     commits: log,
     refs,
+    pulls: pulls.pulls,
     objects,
     requests,
     appTokens,

@@ -300,6 +300,7 @@ class LocalCheckoutRepository implements LocalCheckout {
           blobs,
           message,
           author,
+          options.create === true,
         );
       });
     }
