@@ -44,6 +44,16 @@ export { createSessionRoute } from "./routes/session.ts";
 export type { SessionRoute } from "./routes/session.ts";
 export { createHistoryRoute } from "./routes/history.ts";
 export type { HistoryRoute } from "./routes/history.ts";
+export { createReviewsRoute } from "./routes/reviews.ts";
+export type { ReviewsRoute } from "./routes/reviews.ts";
+export { createReviewPublishRoute } from "./routes/review_publish.ts";
+export type { ReviewPublishRoute } from "./routes/review_publish.ts";
+export { createReviewScheduleRoute } from "./routes/review_schedule.ts";
+export type { ReviewScheduleRoute } from "./routes/review_schedule.ts";
+export { createReviewLinkRoute } from "./routes/review_link.ts";
+export type { ReviewLinkRoute } from "./routes/review_link.ts";
+export { runSchedule } from "./lib/review/schedule.ts";
+export type { ScheduleRun } from "./lib/review/schedule.ts";
 export type {
   ClientInfo,
   Env,
@@ -56,6 +66,7 @@ export type {
   RouteContext,
 } from "./lib/http/env.ts";
 export {
+  BranchExistsError,
   ConflictError,
   gitBlobSha,
   isOwnBranch,
@@ -68,13 +79,14 @@ export type {
   CommitResult,
   HistoryEntry,
   HistoryOptions,
+  PullRequestInit,
   Repository,
   RepositoryErrorCode,
   RepositoryFile,
   StagedBlob,
 } from "./lib/repository/repository.ts";
 export { PLAIN_EDITOR } from "./lib/access/editors.ts";
-export type { EditorIdentity } from "./lib/access/editors.ts";
+export type { EditorIdentity, EditorRole } from "./lib/access/editors.ts";
 export { argon2Hash, hashKey, verifyKey } from "./lib/access/site_key.ts";
 export type {
   Argon2Job,

@@ -15,6 +15,19 @@ import { createSaveRoute, type SaveRoute } from "./routes/save.ts";
 import { createUploadRoute, type UploadRoute } from "./routes/upload.ts";
 import { createSessionRoute, type SessionRoute } from "./routes/session.ts";
 import { createHistoryRoute, type HistoryRoute } from "./routes/history.ts";
+import { createReviewsRoute, type ReviewsRoute } from "./routes/reviews.ts";
+import {
+  createReviewPublishRoute,
+  type ReviewPublishRoute,
+} from "./routes/review_publish.ts";
+import {
+  createReviewScheduleRoute,
+  type ReviewScheduleRoute,
+} from "./routes/review_schedule.ts";
+import {
+  createReviewLinkRoute,
+  type ReviewLinkRoute,
+} from "./routes/review_link.ts";
 import { ROUTES } from "./lib/wire/names.ts";
 
 export type { RouterOptions };
@@ -33,7 +46,9 @@ export interface RouteHandlers {
 
 /**
  * The routes, keyed by path: `/api/auth`, `/api/content`, `/api/save`,
- * `/api/upload`, and beyond the reference `/api/session` and `/api/history`.
+ * `/api/upload`, and beyond the reference `/api/session`, `/api/history`
+ * and the review routes (`/api/reviews` and its `publish`, `schedule` and
+ * `link`).
  */
 export interface Routes {
   /** `/api/auth`, sessions: POST opens, DELETE ends. */
@@ -48,6 +63,14 @@ export interface Routes {
   readonly [ROUTES.session.path]: SessionRoute;
   /** `/api/history`, a page's commits: GET (beyond the reference). */
   readonly [ROUTES.history.path]: HistoryRoute;
+  /** `/api/reviews`, changes sent for review: GET, POST, DELETE. */
+  readonly [ROUTES.reviews.path]: ReviewsRoute;
+  /** `/api/reviews/publish`, a review published: POST. */
+  readonly [ROUTES.reviewPublish.path]: ReviewPublishRoute;
+  /** `/api/reviews/schedule`, a review's publish scheduled: POST. */
+  readonly [ROUTES.reviewSchedule.path]: ReviewScheduleRoute;
+  /** `/api/reviews/link`, a review's preview link: POST. */
+  readonly [ROUTES.reviewLink.path]: ReviewLinkRoute;
 }
 
 /** A site's router. */
@@ -93,6 +116,10 @@ export function createRouter(options: RouterOptions): Router {
     [ROUTES.upload.path]: createUploadRoute(),
     [ROUTES.session.path]: createSessionRoute(),
     [ROUTES.history.path]: createHistoryRoute({ locales }),
+    [ROUTES.reviews.path]: createReviewsRoute({ locales }),
+    [ROUTES.reviewPublish.path]: createReviewPublishRoute(),
+    [ROUTES.reviewSchedule.path]: createReviewScheduleRoute(),
+    [ROUTES.reviewLink.path]: createReviewLinkRoute(),
   });
   const find = (pathname: string): RouteHandlers | undefined =>
     Object.hasOwn(routes, pathname)

@@ -24,17 +24,7 @@ import { publish } from "../lib/publish/publish_page.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { ROUTES } from "../lib/wire/names.ts";
 import { CONTENT_MAX, ENVELOPE_MAX } from "../lib/limits.ts";
-
-/**
- * The page rules, loaded when a page is first published: their HTML
- * tokenizers are not needed to start or to answer any other route.
- */
-let pageRulesModule:
-  | Promise<typeof import("../lib/pages/page_rules.ts")>
-  | undefined;
-function loadPageRules(): Promise<typeof import("../lib/pages/page_rules.ts")> {
-  return pageRulesModule ??= import("../lib/pages/page_rules.ts");
-}
+import { loadPageRules } from "../lib/pages/load.ts";
 
 /** The handlers of `/api/save`. */
 export interface SaveRoute {

@@ -326,6 +326,35 @@ export function editorOfSession(
   return named ? identityOf(named) : undefined;
 }
 
+/**
+ * An editor as configured now: the plain site key's while `EDITOR_KEY_HASH`
+ * is set, or a named editor of a well-formed `EDITOR_KEYS`.
+ *
+ * @example
+ * ```ts
+ * import { configuredEditor } from "./editors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(configuredEditor("editor", {})?.id, undefined);
+ * ```
+ *
+ * @param id the editor's id
+ * @param env the host's variables
+ * @returns the editor, or `undefined` when no key of that id can log in
+ */
+export function configuredEditor(
+  id: string,
+  env: Env,
+): EditorIdentity | undefined {
+  const keys = readEditorKeys(env.EDITOR_KEYS);
+  if (!keys.ok) return undefined;
+  if (id === PLAIN_EDITOR_ID) {
+    return env.EDITOR_KEY_HASH ? PLAIN_EDITOR : undefined;
+  }
+  const named = keys.editors.get(id);
+  return named ? identityOf(named) : undefined;
+}
+
 function identityOf(editor: NamedEditor): EditorIdentity {
   return {
     id: editor.id,
