@@ -157,7 +157,9 @@ Deno.test("Deploy's entry point is examples/deno-deploy/main.ts, which the tests
   const deploy = await read("docs/deploy.md");
   const example = await read("examples/deno-deploy/main.ts");
   const code = example.slice(example.indexOf("import "));
-  const block = /```ts ignore\n(import \{ createRouter[\s\S]*?)```/.exec(deploy)
+  const block = /```ts ignore\n(import \{\s+createRouter[\s\S]*?)```/.exec(
+    deploy,
+  )
     ?.[1];
   assert.equal(block, code);
 });
@@ -174,7 +176,9 @@ Deno.test("the routes page's budgets and caps are those of lib/limits.ts", async
   for (const row of rows) {
     const [route = "", requests = "", window = ""] = row.split("|").slice(1)
       .map((cell) => cell.trim());
-    const paths = [...route.matchAll(/\/api\/[a-z]+/g)].map((m) => m[0]);
+    const paths = [...route.matchAll(/\/api\/[a-z]+(?:\/[a-z]+)*/g)].map((m) =>
+      m[0]
+    );
     assert.ok(paths.length > 0, row);
     for (const path of paths) {
       const entry = Object.values(ROUTES).find((r) => r.path === path);

@@ -13,6 +13,10 @@
  * - `GITHUB_BRANCH` (optional, default `main`), `GITHUB_API_URL` (optional,
  *   default `https://api.github.com`; set it for GitHub Enterprise Server)
  * - `EDITOR_CLIENT_IP_HEADER` (optional): a header set by a trusted proxy
+ * - `EDITOR_PREVIEW_SECRET`: 32 characters or more, random, for the preview
+ *   links of reviews (`openssl rand -base64 32`)
+ *
+ * Scheduled reviews are published by `Deno.cron`, every minute.
  *
  * Locally: `deno run -A examples/deno-deploy/main.ts`, with `PORT`,
  * `HOSTNAME` and `EDITOR_KV_PATH` (a SQLite file) if the defaults do not suit.
@@ -20,7 +24,12 @@
  * @module
  */
 
-import { createRouter, type Env, warnMissingVariables } from "@inpage/editor";
+import {
+  createRouter,
+  type Env,
+  runSchedule,
+  warnMissingVariables,
+} from "@inpage/editor";
 import { serveOverlayAsset } from "@inpage/editor/overlay";
 
 // The only site decision: the languages of src/content/pages/{language}/.
@@ -38,10 +47,18 @@ const env: Env = {
   GITHUB_BRANCH: Deno.env.get("GITHUB_BRANCH"),
   GITHUB_API_URL: Deno.env.get("GITHUB_API_URL"),
   EDITOR_CLIENT_IP_HEADER: Deno.env.get("EDITOR_CLIENT_IP_HEADER"),
+  EDITOR_PREVIEW_SECRET: Deno.env.get("EDITOR_PREVIEW_SECRET"),
 };
 
 // Once at start-up: the names of missing variables (never their values).
 warnMissingVariables(env);
+
+// Scheduled reviews, published every minute (locally: --unstable-cron).
+if (typeof Deno.cron === "function") {
+  Deno.cron("inpage scheduled reviews", "* * * * *", async () => {
+    await runSchedule(env);
+  });
+}
 
 Deno.serve(
   {

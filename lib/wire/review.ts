@@ -390,15 +390,15 @@ export interface ReviewLinkBody {
  *
  * @example
  * ```ts
- * import { reviewLink } from "./review.ts";
+ * import { reviewLinkAnswer } from "./review.ts";
  *
- * console.assert(reviewLink.safeParse({
+ * console.assert(reviewLinkAnswer.safeParse({
  *   url: "/en/about/?inpage-preview=t",
  *   expires: "2026-11-26T17:00:00.000Z",
  * }).success);
  * ```
  */
-export const reviewLink: z.ZodMiniType<ReviewLink> = z.object({
+export const reviewLinkAnswer: z.ZodMiniType<ReviewLink> = z.object({
   url: z.string(),
   expires: z.string(),
 });

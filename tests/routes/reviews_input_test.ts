@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { gitBlobSha } from "../../lib/repository/repository.ts";
 import { runSchedule } from "../../mod.ts";
-import { REVIEW_ENVELOPE_MAX } from "../../lib/limits.ts";
+import { REVIEW_ENVELOPE_MAX, REVIEWS_OPEN_MAX } from "../../lib/limits.ts";
 import { answer, ORIGIN, postJson } from "../support/helpers.ts";
 import { HOME, HOME_TEXT } from "../support/site.ts";
 import {
@@ -334,6 +334,7 @@ async function assertCases(
     assert.deepEqual([got.status, got.body], [status, body], name);
   }
   assert.deepEqual(await b.site(), before, "nothing committed");
+  assert.deepEqual(await b.reviewBranches(), [], "no branch made");
   const list = await post(b, "/api/reviews/link", { id: ID, hours: 1 }, cookie);
   assert.equal(list.status, 404, "no review was kept");
 }
@@ -489,4 +490,22 @@ Deno.test("on GitHub, a pull request GitHub refuses takes the review back: 502, 
     !b.env.logs.join("\n").includes(b.github!.token),
     "no token in the log",
   );
+});
+
+Deno.test("a site with as many open reviews as it keeps refuses another with 409 too_many_reviews, and makes no branch", async () => {
+  await using b = await openLocal();
+  const ids = Array.from(
+    { length: REVIEWS_OPEN_MAX },
+    (_, n) => n.toString(16).padStart(32, "0"),
+  );
+  await (b.env.RATE_LIMIT as Deno.Kv).set(["editor", "reviews"], { ids });
+  const sent = await post(b, "/api/reviews", {
+    message: "One too many",
+    pages: [page()],
+  }, b.cookies.bob);
+  assert.deepEqual([sent.status, sent.body], [409, {
+    error: "too_many_reviews",
+  }]);
+  assert.deepEqual(await b.reviewBranches(), []);
+  assert.equal((await b.site()).count, 1);
 });

@@ -71,6 +71,8 @@ export interface ReviewBackend extends AsyncDisposable {
   workTreeUntouched(): Promise<void>;
   /** Someone else publishes a file on the site branch. */
   publishElsewhere(path: string, text: string): Promise<void>;
+  /** The names of the review branches that exist. */
+  reviewBranches(): Promise<string[]>;
   /** Makes a branch at the site head (to be collided with). */
   makeBranch(name: string): Promise<string>;
   /** The double, on GitHub. */
@@ -204,6 +206,12 @@ async function localBackend(extra: Env = {}): Promise<ReviewBackend> {
         "Published elsewhere",
       );
     },
+    reviewBranches: async () =>
+      (await site.git(
+        "for-each-ref",
+        "--format=%(refname:short)",
+        "refs/heads/inpage/review/",
+      )).split("\n").filter(Boolean),
     makeBranch: async (name) => {
       await site.git("branch", name);
       return (await site.git("rev-parse", name)).trim();
@@ -268,6 +276,12 @@ async function githubBackend(extra: Env = {}): Promise<ReviewBackend> {
       github.publishElsewhere({ [path]: text });
       return Promise.resolve();
     },
+    reviewBranches: () =>
+      Promise.resolve(
+        [...github.refs.keys()].filter((name) =>
+          name.startsWith("inpage/review/")
+        ),
+      ),
     makeBranch: (name) => {
       const head = github.commits.at(-1)!.sha;
       github.refs.set(name, head);
