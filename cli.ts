@@ -203,6 +203,9 @@ To add an editor, run editor hash-key --name <id> --full-name <name> --email
 <address>, give them the key it prints once, and merge the entry it prints
 into EDITOR_KEYS; to remove one, delete their entry (their sessions end);
 restart editor serve after either.
+Reviews: scheduled ones are published by editor serve itself (every 30
+seconds); preview links are signed with EDITOR_PREVIEW_SECRET (32 characters
+or more), or with a secret made for this run (its links stop with it).
 Each request writes one JSON log line on standard output. Ctrl-C stops.
 
 The origin: the routes under /api/, the overlay's files under /_inpage/
