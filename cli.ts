@@ -31,6 +31,7 @@ import {
 } from "./lib/wire/names.ts";
 import type { ServeOptions } from "./cli/serve.ts";
 import type { HashKeyOptions } from "./cli/hash_key.ts";
+import type { TemplateSyntax } from "./lib/pages/locales.ts";
 
 export { openLocalCheckout } from "./lib/repository/local/mod.ts";
 export type {
@@ -48,14 +49,18 @@ export {
   ConvertError,
   convertSite,
   pageName,
+  readFrontMatter,
   splitFrontMatter,
 } from "./cli/convert.ts";
 export type {
+  BodyRewrite,
   ConvertedPage,
   ConvertOptions,
   ConvertProblem,
   ConvertReport,
   FrontMatter,
+  FrontMatterFormat,
+  FrontMatterRead,
   ImageCopy,
 } from "./cli/convert.ts";
 export {
@@ -155,6 +160,23 @@ function addRepoOption(command: Command): Command {
   );
 }
 
+/** `--template-syntax allow|refuse`. */
+function templateSyntax(value: string): TemplateSyntax {
+  if (value !== "allow" && value !== "refuse") {
+    throw new InvalidArgumentError('--template-syntax is "allow" or "refuse"');
+  }
+  return value;
+}
+
+/** `--template-syntax`, for a site that renders strings as templates. */
+function addTemplateOption(command: Command): Command {
+  return command.option(
+    "--template-syntax <allow|refuse>",
+    "refuse {{, {% and {# in every string and key, for a site that renders page strings as templates (Eleventy, Hugo)",
+    templateSyntax,
+  );
+}
+
 /** `--locales`, parsed by {@linkcode parseLocales}. */
 function addLocalesOption(command: Command): Command {
   return command.option(
@@ -177,8 +199,13 @@ function addServe(program: Command, io: CliIo): void {
       integer("--port", 0, 65_535),
       8787,
     )
-    .option("--hostname <address>", "address to listen on", "127.0.0.1");
-  addLocalesOption(command)
+    .option("--hostname <address>", "address to listen on", "127.0.0.1")
+    .option(
+      "--allowed-host <name>",
+      "also answer requests for this host name, any port (repeatable; .example.com for a domain and its subdomains): a tunnel's, or this machine's name on the LAN",
+      (value: string, previous: string[] = []) => [...previous, value],
+    );
+  addTemplateOption(addLocalesOption(command))
     .option(
       "--kv <file>",
       "SQLite file of the embedded KV (default: a file in your cache folder)",
@@ -208,6 +235,17 @@ seconds); preview links are signed with EDITOR_PREVIEW_SECRET (32 characters
 or more), or with a secret made for this run (its links stop with it).
 Each request writes one JSON log line on standard output. Ctrl-C stops.
 
+A site whose templates render page strings as templates (Eleventy's
+renderContent, a Nunjucks or Liquid filter, Hugo's RenderString) runs with
+--template-syntax refuse: a publish holding {{, {% or {# in any string or key
+is answered 422 invalid_content, reason template.
+
+Only requests addressed to it are answered: a Host other than localhost,
+127.0.0.1, [::1] or --hostname (with the port) gets 421, against DNS
+rebinding. To reach it through a tunnel or by name from a phone on the LAN,
+name each host with --allowed-host (like Vite's server.allowedHosts), e.g.
+--allowed-host abc.trycloudflare.com --allowed-host laptop.local.
+
 The origin: the routes under /api/, the overlay's files under /_inpage/
 (a page loads them with <script type="module" src="/_inpage/loader.js">),
 then the site: --proxy sends everything else to its dev server (live reload
@@ -218,6 +256,7 @@ Examples:
   deno task editor serve --demo
   deno task editor serve --repo . --proxy http://127.0.0.1:4321
   deno task editor serve --repo . --site dist
+  deno task editor serve --repo . --proxy http://127.0.0.1:4321 --allowed-host laptop.local
   EDITOR_KEY_HASH='$argon2id$…' deno task editor serve --repo ../my-site`,
     )
     .action((options: ServeOptions) => serve(options, io));
@@ -248,7 +287,7 @@ function addCheck(program: Command, io: CliIo): void {
       "Run the publish rules on every page file of a checkout (for a site's CI)",
     ),
   );
-  addLocalesOption(command)
+  addTemplateOption(addLocalesOption(command))
     .option(
       "--html <dir>",
       "check the regions of a built site (such as dist) against the page files instead",
@@ -263,14 +302,20 @@ src must name a file under ${IMAGES_FOLDER}/. Every problem of every file prints
 one line, file: pointer: reason (detail), on standard output, the detail naming
 what is wrong; other files there (.md, .mdx) are named as not checked.
 
+With --template-syntax refuse (for a site that renders page strings as
+templates, as editor serve --template-syntax refuse does), no string or key
+may hold {{, {% or {#.
+
 Exit code: 0 when every page passes (one summary line), 1 otherwise, and 1
 when there is no page file at all.
 
 With --html DIR, every .html file under DIR is checked instead: each
 ${INPAGE_ATTRIBUTES.page} names a page file that exists, each pointer names a value of
-it that fits its kind (text and html a string, image a media object, link a
-link object, list an array), and list items are numbered in order from 0.
-Each problem prints one line, file: pointer-or-selector: reason.
+it that fits its kind (text, html and markdown a string, image a media
+object, link a link object, list an array), list items are numbered in order
+from 0, and no html (rich-text) region names a string that looks like
+markdown (mark those data-inpage-markdown). Each problem prints one line,
+file: pointer-or-selector: reason.
 
 Examples:
   deno task editor check --repo .
@@ -285,7 +330,14 @@ and after it:
   - run: deno run -A jsr:@inpage/editor@2/cli check --repo . --html dist`,
     )
     .action(
-      async (options: { repo: string; locales?: string[]; html?: string }) => {
+      async (
+        options: {
+          repo: string;
+          locales?: string[];
+          html?: string;
+          templateSyntax?: TemplateSyntax;
+        },
+      ) => {
         const code = options.html === undefined
           ? await checkCommand(options, { out: io.out, err: io.err })
           : await checkHtmlCommand({ ...options, html: options.html }, io);
@@ -298,7 +350,7 @@ and after it:
 function addConvert(program: Command, io: CliIo): void {
   addRepoOption(
     program.command("convert").description(
-      "Convert front-matter pages (.md, .mdx) into page files, and their image paths into media objects",
+      "Convert front-matter pages (.md, .mdx: Astro, Eleventy, Hugo) into page files, and their image paths into media objects",
     ),
   )
     .argument(
@@ -315,17 +367,25 @@ function addConvert(program: Command, io: CliIo): void {
       "after",
       `
 Each source becomes ${PAGES_FOLDER}/{lang}/{page}.json: the page is its
-path in the folder named (an index file, -index.md, is its folder), in
-lower-case words joined by hyphens. Every front-matter key is kept as it is;
-the markdown body becomes the string field "body". A string naming an image
+path in the folder named (an index file, -index.md or _index.md, and a file
+named as its folder are the folder; the index of a folder named content is
+home), in lower-case words joined by hyphens. The front matter is YAML
+(---), Eleventy's ---json or ---js (values only: code is refused, never run),
+or Hugo's TOML (+++) or JSON; every key is kept as it is; the markdown body
+becomes the string field "body". In the body, a link to a source file
+converted in the same run (blog/thirdpost.md) becomes its page's URL
+(/{lang}/{page}/), an image beside the post (![alt](possum.png), <img
+src="./possum.png">) is copied and written ![alt](/images/possum.png); a link
+to a file not converted, and template syntax (a shortcode), are named. A string naming an image
 file ("/images/banner.png") becomes a media object {src, width, height, alt},
 its sides read from the file; the file is copied into ${IMAGES_FOLDER}/
 under a name the media rule accepts (Banner.PNG to banner.png) and the
 original stays. A page is written only when it passes the page rules
 (raw HTML in a body does not: write markdown); the sources are never changed.
 
-Standard output: one line per page written and per image copied, then
-"not converted: source: pointer: reason" for what could not be converted.
+Standard output: one line per page written, per link or image rewritten and
+per image copied, then "not converted: source: pointer: reason" for what
+could not be converted.
 Exit code: 0 when everything converted, 1 otherwise.
 
 Examples:

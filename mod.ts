@@ -31,26 +31,34 @@
  */
 
 export { createRouter } from "./router.ts";
-export type { RouteHandlers, Router, RouterOptions, Routes } from "./router.ts";
-export { createAuthRoute } from "./routes/auth.ts";
+export type {
+  RouteHandlers,
+  Router,
+  RouterOptions,
+  Routes,
+  TemplateSyntax,
+} from "./router.ts";
+export {
+  createAuthRoute,
+  createContentRoute,
+  createHistoryRoute,
+  createReviewLinkRoute,
+  createReviewPublishRoute,
+  createReviewScheduleRoute,
+  createReviewsRoute,
+  createSaveRoute,
+  createSessionRoute,
+  createUploadRoute,
+} from "./routes/lazy_routes.ts";
 export type { AuthRoute } from "./routes/auth.ts";
-export { createContentRoute } from "./routes/content.ts";
 export type { ContentRoute } from "./routes/content.ts";
-export { createSaveRoute } from "./routes/save.ts";
 export type { SaveRoute } from "./routes/save.ts";
-export { createUploadRoute } from "./routes/upload.ts";
 export type { UploadRoute } from "./routes/upload.ts";
-export { createSessionRoute } from "./routes/session.ts";
 export type { SessionRoute } from "./routes/session.ts";
-export { createHistoryRoute } from "./routes/history.ts";
 export type { HistoryRoute } from "./routes/history.ts";
-export { createReviewsRoute } from "./routes/reviews.ts";
 export type { ReviewsRoute } from "./routes/reviews.ts";
-export { createReviewPublishRoute } from "./routes/review_publish.ts";
 export type { ReviewPublishRoute } from "./routes/review_publish.ts";
-export { createReviewScheduleRoute } from "./routes/review_schedule.ts";
 export type { ReviewScheduleRoute } from "./routes/review_schedule.ts";
-export { createReviewLinkRoute } from "./routes/review_link.ts";
 export type { ReviewLinkRoute } from "./routes/review_link.ts";
 export { runSchedule } from "./lib/review/schedule.ts";
 export type { ScheduleRun } from "./lib/review/schedule.ts";
@@ -96,3 +104,4 @@ export type {
   PrecompiledArgon2,
 } from "./lib/access/site_key.ts";
 export { warnMissingVariables } from "./lib/access/missing_variables.ts";
+export { lazyKv } from "./lib/access/lazy_kv.ts";

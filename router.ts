@@ -8,29 +8,37 @@
 import type { ClientInfo, Env, Handler } from "./lib/http/env.ts";
 import { notFound } from "./lib/http/http_error.ts";
 import { answerFailure } from "./lib/http/route.ts";
-import { checkLocales, type RouterOptions } from "./lib/pages/locales.ts";
-import { type AuthRoute, createAuthRoute } from "./routes/auth.ts";
-import { type ContentRoute, createContentRoute } from "./routes/content.ts";
-import { createSaveRoute, type SaveRoute } from "./routes/save.ts";
-import { createUploadRoute, type UploadRoute } from "./routes/upload.ts";
-import { createSessionRoute, type SessionRoute } from "./routes/session.ts";
-import { createHistoryRoute, type HistoryRoute } from "./routes/history.ts";
-import { createReviewsRoute, type ReviewsRoute } from "./routes/reviews.ts";
 import {
-  createReviewPublishRoute,
-  type ReviewPublishRoute,
-} from "./routes/review_publish.ts";
+  checkLocales,
+  type RouterOptions,
+  type TemplateSyntax,
+} from "./lib/pages/locales.ts";
+import type { AuthRoute } from "./routes/auth.ts";
+import type { ContentRoute } from "./routes/content.ts";
+import type { SaveRoute } from "./routes/save.ts";
+import type { UploadRoute } from "./routes/upload.ts";
+import type { SessionRoute } from "./routes/session.ts";
+import type { HistoryRoute } from "./routes/history.ts";
+import type { ReviewsRoute } from "./routes/reviews.ts";
+import type { ReviewPublishRoute } from "./routes/review_publish.ts";
+import type { ReviewScheduleRoute } from "./routes/review_schedule.ts";
+import type { ReviewLinkRoute } from "./routes/review_link.ts";
+// Each route's module loads when a first request reaches it.
 import {
-  createReviewScheduleRoute,
-  type ReviewScheduleRoute,
-} from "./routes/review_schedule.ts";
-import {
+  createAuthRoute,
+  createContentRoute,
+  createHistoryRoute,
   createReviewLinkRoute,
-  type ReviewLinkRoute,
-} from "./routes/review_link.ts";
+  createReviewPublishRoute,
+  createReviewScheduleRoute,
+  createReviewsRoute,
+  createSaveRoute,
+  createSessionRoute,
+  createUploadRoute,
+} from "./routes/lazy_routes.ts";
 import { ROUTES } from "./lib/wire/names.ts";
 
-export type { RouterOptions };
+export type { RouterOptions, TemplateSyntax };
 
 /** The handlers of one route; `onRequest` dispatches on the method. */
 export interface RouteHandlers {
@@ -87,11 +95,17 @@ export interface Router {
 }
 
 /**
- * Creates a site's router from its locales.
+ * Creates a site's router from its locales. A site whose templates render
+ * page strings as templates (Eleventy's `renderContent`, a Nunjucks or
+ * Liquid filter, Hugo's `RenderString`) adds `templateSyntax: "refuse"`:
+ * a publish holding `{{`, `{%` or `{#` in any string or key is then
+ * answered 422 `invalid_content`, reason `template`, `at` the field.
  *
- * @param options `{ locales }`
+ * @param options `{ locales }`, and `templateSyntax` (`"allow"`, the
+ *   default, or `"refuse"`)
  * @returns the router
- * @throws {TypeError} on an empty or malformed locales list
+ * @throws {TypeError} on an empty or malformed locales list, or a
+ *   `templateSyntax` other than `"allow"` and `"refuse"`
  * @example
  * ```ts
  * import { createRouter } from "@inpage/editor";
@@ -105,6 +119,9 @@ export interface Router {
  * assert.equal(response.status, 404);
  * assert.deepEqual(await response.json(), { error: "not_found" });
  * assert.equal(router.find("/api/auth"), router.routes["/api/auth"]);
+ *
+ * // An Eleventy or Hugo site that renders strings as templates:
+ * createRouter({ locales: ["en", "fr"], templateSyntax: "refuse" });
  * ```
  */
 export function createRouter(options: RouterOptions): Router {
@@ -112,11 +129,17 @@ export function createRouter(options: RouterOptions): Router {
   const routes: Routes = Object.freeze({
     [ROUTES.auth.path]: createAuthRoute(),
     [ROUTES.content.path]: createContentRoute({ locales }),
-    [ROUTES.save.path]: createSaveRoute({ locales }),
+    [ROUTES.save.path]: createSaveRoute({
+      locales,
+      templateSyntax: options.templateSyntax,
+    }),
     [ROUTES.upload.path]: createUploadRoute(),
     [ROUTES.session.path]: createSessionRoute(),
     [ROUTES.history.path]: createHistoryRoute({ locales }),
-    [ROUTES.reviews.path]: createReviewsRoute({ locales }),
+    [ROUTES.reviews.path]: createReviewsRoute({
+      locales,
+      templateSyntax: options.templateSyntax,
+    }),
     [ROUTES.reviewPublish.path]: createReviewPublishRoute(),
     [ROUTES.reviewSchedule.path]: createReviewScheduleRoute(),
     [ROUTES.reviewLink.path]: createReviewLinkRoute(),

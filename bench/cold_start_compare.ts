@@ -1,10 +1,14 @@
 /**
  * Cold start of this checkout against another one (the code before a
  * change), in the same run: the Deno Deploy entry point of each and a bare
- * `Deno.serve` (`cold_start_baseline.ts`) are spawned in a random order, `n`
- * times each, and the medians of the times to the first answer are printed
- * with their ratios. On a loaded machine a median of interleaved runs moves
- * less than the averages of `cold_start_bench.ts`.
+ * `Deno.serve` (`cold_start_baseline.ts`); and the serverless Node handler
+ * of the Vercel recipe (`examples/vercel/api/_editor.js` over the package's
+ * neutral build, the shape a Netlify Function has too) behind `node:http`
+ * (`cold_start_node_handler.mjs`) and a bare `node:http` server
+ * (`cold_start_node_bare.mjs`). Each is spawned in a random order, `n` times,
+ * and the medians of the times to the first answer (`GET /no-such-path`, the
+ * router's 404) are printed with their ratios. On a loaded machine a median
+ * of interleaved runs moves less than the averages of `cold_start_bench.ts`.
  *
  * Run: deno run -A bench/cold_start_compare.ts <other checkout> [n=40]
  * (make the other checkout with `git archive <commit> | tar -x -C <dir>`)
@@ -12,7 +16,9 @@
  * @module
  */
 
-import { firstAnswer } from "./cold_start_support.ts";
+import { join } from "node:path";
+import { firstAnswer, firstAnswerOf } from "./cold_start_support.ts";
+import { prepareExample } from "../tests/support/hosts.ts";
 
 const here = new URL("..", import.meta.url).pathname;
 const other = Deno.args[0];
@@ -22,33 +28,61 @@ if (other === undefined) {
 }
 const n = Number(Deno.args[1] ?? 40);
 const ENTRY = "examples/deno-deploy/main.ts";
-const entries: Record<string, [string, string]> = {
-  bare: [`${here}bench/cold_start_baseline.ts`, `${here}deno.json`],
-  other: [`${other}/${ENTRY}`, `${other}/deno.json`],
-  this: [`${here}${ENTRY}`, `${here}deno.json`],
-};
+const vercel = await prepareExample("vercel");
 const work = await Deno.makeTempDir({ prefix: "editor-cold-compare-" });
 let runs = 0;
-const spawn = ([script, config]: [string, string]) =>
+const deno = ([script, config]: [string, string]) => () =>
   firstAnswer(script, config, `${work}/kv-${runs++}.sqlite3`);
+const node = (script: string, ...args: string[]) => () =>
+  firstAnswerOf("node", [join(here, "bench", script), ...args], {
+    // Nothing connects before a request needs the store.
+    REDIS_URL: "redis://127.0.0.1:9",
+    PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
+  }, vercel);
+const entries: Record<string, () => Promise<number>> = {
+  bare: deno([`${here}bench/cold_start_baseline.ts`, `${here}deno.json`]),
+  other: deno([`${other}/${ENTRY}`, `${other}/deno.json`]),
+  this: deno([`${here}${ENTRY}`, `${here}deno.json`]),
+  "node bare": node("cold_start_node_bare.mjs"),
+  "node handler": node(
+    "cold_start_node_handler.mjs",
+    join(vercel, "api", "_editor.js"),
+  ),
+};
 
-const times: Record<string, number[]> = { bare: [], other: [], this: [] };
-for (const entry of Object.values(entries)) await spawn(entry);
+const times: Record<string, number[]> = Object.fromEntries(
+  Object.keys(entries).map((name) => [name, []]),
+);
+for (const spawn of Object.values(entries)) await spawn();
 for (let i = 0; i < n; i++) {
   const order = Object.keys(times).sort(() => Math.random() - 0.5);
-  for (const name of order) times[name]!.push(await spawn(entries[name]!));
+  for (const name of order) times[name]!.push(await entries[name]!());
 }
 await Deno.remove(work, { recursive: true });
 
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const [bare, before, after] = [times.bare!, times.other!, times.this!].map(
-  median,
-) as [number, number, number];
+const [bare, before, after, nodeBare, nodeHandler] = [
+  "bare",
+  "other",
+  "this",
+  "node bare",
+  "node handler",
+].map((name) => median(times[name]!)) as [
+  number,
+  number,
+  number,
+  number,
+  number,
+];
 console.log(
   `n=${n}: bare ${bare.toFixed(1)} ms, other ${before.toFixed(1)} ms (${
     (before / bare).toFixed(2)
   }×), this ${after.toFixed(1)} ms (${
     (after / bare).toFixed(2)
-  }×); this/other ${(after / before).toFixed(2)}`,
+  }×); this/other ${(after / before).toFixed(2)}; node bare ${
+    nodeBare.toFixed(1)
+  } ms, node handler ${nodeHandler.toFixed(1)} ms (${
+    (nodeHandler / nodeBare).toFixed(2)
+  }×)`,
 );

@@ -1,6 +1,6 @@
 /**
  * The cold-start measure shared by `cold_start_bench.ts` and
- * `cold_start_compare.ts`: spawn a script, send `GET /no-such-path` until it
+ * `cold_start_compare.ts`: spawn a process, send `GET /no-such-path` until it
  * answers 404, stop it.
  *
  * @module
@@ -22,20 +22,39 @@ function freePort(): number {
  * @param kvPath the KV file the entry point opens (`EDITOR_KV_PATH`)
  * @returns the milliseconds from the spawn to the answer
  */
-export async function firstAnswer(
+export function firstAnswer(
   script: string,
   config: string,
   kvPath: string,
 ): Promise<number> {
+  return firstAnswerOf(
+    Deno.execPath(),
+    ["run", "-A", "--quiet", "--config", config, script],
+    { EDITOR_KV_PATH: kvPath },
+  );
+}
+
+/**
+ * Spawns a program and waits for its first answer to an unknown path.
+ *
+ * @param program the program (`node`, Deno)
+ * @param args its arguments
+ * @param env its variables beside `PORT` and `HOSTNAME`
+ * @param cwd its folder
+ * @returns the milliseconds from the spawn to the answer
+ */
+export async function firstAnswerOf(
+  program: string,
+  args: string[],
+  env: Record<string, string> = {},
+  cwd?: string,
+): Promise<number> {
   const port = freePort();
   const started = performance.now();
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "--config", config, script],
-    env: {
-      PORT: String(port),
-      HOSTNAME: "127.0.0.1",
-      EDITOR_KV_PATH: kvPath,
-    },
+  const child = new Deno.Command(program, {
+    args,
+    ...(cwd === undefined ? {} : { cwd }),
+    env: { PORT: String(port), HOSTNAME: "127.0.0.1", ...env },
     stdout: "null",
     stderr: "null",
   }).spawn();

@@ -13,7 +13,7 @@
  */
 
 import { join, relative, sep } from "node:path";
-import { checkLocales } from "../lib/pages/locales.ts";
+import { checkLocales, type TemplateSyntax } from "../lib/pages/locales.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import {
   type PageProblem,
@@ -22,11 +22,13 @@ import {
 } from "../lib/pages/page_rules.ts";
 import { localeFolders, ServeError } from "./site_checkout.ts";
 import { escapeToken, getPointer } from "../lib/wire/pointer.ts";
+import { isImageName } from "../lib/pages/media_rule.ts";
 import {
   IMAGES_FOLDER as IMAGES,
   PAGES_FOLDER as PAGES,
 } from "../lib/wire/names.ts";
 import { CONTENT_MAX } from "../lib/limits.ts";
+import { readCheckoutFile } from "../lib/repository/local/checkout_file.ts";
 
 /** The options of `editor check`. */
 export interface CheckOptions {
@@ -34,6 +36,11 @@ export interface CheckOptions {
   repo: string;
   /** The locales; default the folder names under `src/content/pages`. */
   locales?: string[] | undefined;
+  /**
+   * `refuse` when the site renders page strings as templates, as
+   * `editor serve --template-syntax refuse` does. Default `allow`.
+   */
+  templateSyntax?: TemplateSyntax | undefined;
 }
 
 /** One problem of a page file, and where. */
@@ -102,6 +109,7 @@ export async function checkPages(options: CheckOptions): Promise<CheckReport> {
   }
   const found: Found = { pages: [], others: [] };
   await listFolder(root, pages, found);
+  const real = await Deno.realPath(root);
   found.pages.sort((a, b) => compare(a.file, b.file));
   const unchecked = found.others.sort(compare);
   if (found.pages.length === 0) {
@@ -111,6 +119,7 @@ export async function checkPages(options: CheckOptions): Promise<CheckReport> {
   try {
     locales = checkLocales({
       locales: options.locales ?? await localeFolders(root),
+      templateSyntax: options.templateSyntax,
     });
   } catch (error) {
     // A locale folder's name may hold anything: the message is made safe.
@@ -118,7 +127,9 @@ export async function checkPages(options: CheckOptions): Promise<CheckReport> {
   }
   const failures: PageFailure[] = [];
   for (const page of found.pages) {
-    failures.push(...await checkFile(root, page, locales));
+    failures.push(
+      ...await checkFile(real, page, locales, options.templateSyntax),
+    );
   }
   return { files: found.pages.length, locales, failures, unchecked };
 }
@@ -167,6 +178,7 @@ async function checkFile(
   root: string,
   page: PageEntry,
   locales: readonly string[],
+  templateSyntax: TemplateSyntax | undefined,
 ): Promise<PageFailure[]> {
   const file = page.file;
   const fail = (pointer: string, reason: string, detail: string) => [{
@@ -191,25 +203,28 @@ async function checkFile(
       }}/{page}.json, lower-case words joined by hyphens`,
     );
   }
-  const path = join(root, file);
-  const stat = await Deno.lstat(path);
-  if (stat.isSymlink) {
-    return fail("", "symlink", "a page file must not be a symbolic link");
+  // Read as the server reads it (`readCheckoutFile`), with its refusals.
+  const read = await readCheckoutFile(root, file, CONTENT_MAX);
+  switch (read.kind) {
+    case "symlink":
+      return fail("", "symlink", "a page file must not be a symbolic link");
+    case "outside":
+      return fail(
+        "",
+        "symlink",
+        "a symbolic link on the way leads out of the checkout",
+      );
+    case "not_regular":
+    case "absent":
+      return fail(
+        "",
+        "not_regular",
+        "not a regular file (a FIFO, socket or device): not read",
+      );
+    case "too_large":
+      return fail("", "size", `over ${CONTENT_MAX} bytes`);
   }
-  if (!stat.isFile) {
-    return fail(
-      "",
-      "not_regular",
-      "not a regular file (a FIFO, socket or device): not read",
-    );
-  }
-  if (stat.size > CONTENT_MAX) {
-    return fail("", "size", `over ${CONTENT_MAX} bytes`);
-  }
-  const bytes = await Deno.readFile(path);
-  if (bytes.byteLength > CONTENT_MAX) {
-    return fail("", "size", `over ${CONTENT_MAX} bytes`);
-  }
+  const bytes = read.content;
   if (BOM.every((byte, index) => bytes[index] === byte)) {
     return fail(
       "",
@@ -232,31 +247,82 @@ async function checkFile(
   }
   let written: string;
   try {
-    written = pageRules(text);
+    written = pageRules(text, undefined, { templateSyntax });
   } catch (error) {
     if (!(error instanceof PageRuleError)) throw error;
-    return error.problems.map((problem) => ({
+    const broken = error.problems.map((problem) => ({
       file,
       pointer: problem.at,
       reason: problem.code,
       detail: problem.detail + pathHint(text, problem),
     }));
+    // Every problem at once: the images the page names are looked for too
+    // (the well-formed names; a refused one is among the problems).
+    let page: unknown;
+    try {
+      page = JSON.parse(text);
+    } catch {
+      return broken;
+    }
+    const walked = walkPage(page);
+    const named = walked.sources.filter(([, src]) => isImageName(src));
+    const missing = await missingImages(root, file, named);
+    return inDocumentOrder([...broken, ...missing], walked.order);
   }
   if (new TextEncoder().encode(written).byteLength > CONTENT_MAX) {
     return fail("", "size", `over ${CONTENT_MAX} bytes once written`);
   }
+  return await missingImages(
+    root,
+    file,
+    walkPage(JSON.parse(written)).sources,
+  );
+}
+
+/** A `missing_image` failure for each `src` with no file in the images folder. */
+async function missingImages(
+  root: string,
+  file: string,
+  sources: readonly [string, string][],
+): Promise<PageFailure[]> {
   const failures: PageFailure[] = [];
-  for (const [pointer, src] of mediaSources(JSON.parse(written))) {
+  for (const [pointer, src] of sources) {
     const image = await Deno.stat(join(root, IMAGES, src)).catch(() =>
       undefined
     );
     if (!image?.isFile) {
-      failures.push(
-        ...fail(pointer, "missing_image", `no file ${IMAGES}/${src}`),
-      );
+      failures.push({
+        file,
+        pointer,
+        reason: "missing_image",
+        detail: `no file ${IMAGES}/${src}`,
+      });
     }
   }
   return failures;
+}
+
+/**
+ * Failures sorted in document order, by the place of each pointer in the
+ * page's walk (a pointer the walk did not meet, such as one into a key the
+ * sanitiser changed, takes its nearest parent's); a stable sort.
+ */
+function inDocumentOrder(
+  failures: PageFailure[],
+  order: ReadonlyMap<string, number>,
+): PageFailure[] {
+  const place = (pointer: string): number => {
+    for (let at = pointer; at !== ""; at = at.slice(0, at.lastIndexOf("/"))) {
+      const found = order.get(at);
+      if (found !== undefined) return found;
+    }
+    return -1;
+  };
+  return failures.map((failure, index) => ({ failure, index }))
+    .sort((a, b) =>
+      place(a.failure.pointer) - place(b.failure.pointer) || a.index - b.index
+    )
+    .map(({ failure }) => failure);
 }
 
 /** The offset of the first byte that does not read as UTF-8. */
@@ -294,20 +360,32 @@ function pathHint(text: string, problem: PageProblem): string {
   } of a file in ${IMAGES}/`;
 }
 
-/** The `src` of every media object, with its JSON Pointer, in order. */
-function mediaSources(page: unknown): [string, string][] {
-  const found: [string, string][] = [];
-  const walk = (value: unknown, pointer: string) => {
-    if (typeof value !== "object" || value === null) return;
-    for (const [key, child] of Object.entries(value)) {
-      const at = `${pointer}/${escapeToken(key)}`;
-      if (key.toLowerCase() === "src" && typeof child === "string") {
-        found.push([at, child]);
-      } else walk(child, at);
+/**
+ * A page walked in document order, without recursion (a page that fails the
+ * depth rule may nest deeply): the place of every value's pointer, and the
+ * `src` of every media object (a string under a key `src`, in any case).
+ */
+function walkPage(page: unknown): {
+  order: Map<string, number>;
+  sources: [string, string][];
+} {
+  const order = new Map<string, number>();
+  const sources: [string, string][] = [];
+  const stack: [string, unknown, string][] = [["", page, ""]];
+  while (stack.length > 0) {
+    const [pointer, value, key] = stack.pop()!;
+    order.set(pointer, order.size);
+    if (key.toLowerCase() === "src" && typeof value === "string") {
+      sources.push([pointer, value]);
     }
-  };
-  walk(page, "");
-  return found;
+    if (typeof value !== "object" || value === null) continue;
+    const children = Object.entries(value);
+    for (let index = children.length - 1; index >= 0; index--) {
+      const [name, child] = children[index]!;
+      stack.push([`${pointer}/${escapeToken(name)}`, child, name]);
+    }
+  }
+  return { order, sources };
 }
 
 /**

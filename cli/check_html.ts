@@ -7,12 +7,18 @@
  *
  * - every `data-inpage-page` names a page file of the checkout that exists
  *   and holds JSON, once per HTML file;
- * - every pointer (`data-inpage-text`, `-html`, `-image`, `-link`, `-list`,
- *   `-item`, `-fields`) is a JSON Pointer that names a value of that file,
- *   and the value fits the kind: a string for text and html, a media object
+ * - every pointer (`data-inpage-text`, `-html`, `-markdown`, `-image`,
+ *   `-link`, `-list`, `-item`, `-fields`) is a JSON Pointer that names a
+ *   value of that file, and the value fits the kind: a string for text, html
+ *   and markdown, a media object
  *   (a string `src`) for an image, a link object (a string `href`, a string
  *   `title` if any) for a link, an array for a list, a string, number or
  *   boolean for a page field;
+ * - a rich-text region (`data-inpage-html`) does not name a string that
+ *   looks like markdown (a `## ` line, a blank line between paragraphs,
+ *   `**bold**`, … without the HTML of rich text): the site renders it as
+ *   markdown, and the rich-text editor would rewrite it as HTML. Such a
+ *   region is marked `data-inpage-markdown`;
  * - the element children of a list are its items, numbered in order from 0
  *   (`/sections/0`, `/sections/1`, …), as many as the array holds, and the
  *   pointers inside an item stay inside it;
@@ -29,7 +35,10 @@ import { checkLocales } from "../lib/pages/locales.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import { getPointer, pointerProblem, setPointer } from "../lib/wire/pointer.ts";
 import { INPAGE_ATTRIBUTES as A, PAGES_FOLDER } from "../lib/wire/names.ts";
+import { looksLikeMarkdown } from "../lib/markdown/looks_like.ts";
 import { localeFolders, ServeError } from "./site_checkout.ts";
+import { CONTENT_MAX } from "../lib/limits.ts";
+import { readCheckoutFile } from "../lib/repository/local/checkout_file.ts";
 
 type Element = DefaultTreeAdapterTypes.Element;
 type ParentNode = DefaultTreeAdapterTypes.ParentNode;
@@ -67,13 +76,22 @@ export interface HtmlCheckReport {
 }
 
 /** The pointer attributes, in the order they are checked on an element. */
-const KINDS = ["item", "list", "link", "text", "html", "image"] as const;
+const KINDS = [
+  "item",
+  "list",
+  "link",
+  "text",
+  "html",
+  "markdown",
+  "image",
+] as const;
 type Kind = (typeof KINDS)[number];
 
 /** What each kind needs, in words. */
 const NEEDS: Record<Kind | "fields", string> = {
   text: "a text region needs a string",
   html: "a rich-text region needs a string",
+  markdown: "a markdown region needs a string",
   image: "an image region needs a media object (a string src)",
   link:
     "a link region needs a link object (a string href, a string title if any)",
@@ -90,6 +108,7 @@ function fits(kind: Kind | "fields", value: unknown): boolean {
   switch (kind) {
     case "text":
     case "html":
+    case "markdown":
       return typeof value === "string";
     case "image":
       return typeof record?.src === "string";
@@ -245,20 +264,12 @@ export async function checkHtml(
   if (files.length === 0) {
     throw new ServeError(`No .html file under ${options.html}`);
   }
+  const real = await Deno.realPath(root);
   const pages = new Map<string, Promise<PageRead>>();
   const readPage = (path: string): Promise<PageRead> => {
     let read = pages.get(path);
     if (!read) {
-      read = Deno.readTextFile(join(root, path)).then(
-        (text) => {
-          try {
-            return { doc: JSON.parse(text) };
-          } catch {
-            return { problem: `${path} is not JSON` };
-          }
-        },
-        () => ({ problem: `no page file ${path} in the checkout` }),
-      );
+      read = pageFile(real, path);
       pages.set(path, read);
     }
     return read;
@@ -280,6 +291,50 @@ export async function checkHtml(
     });
   }
   return report;
+}
+
+/**
+ * A page file read as the server reads it (`readCheckoutFile`), with the
+ * same refusals: a symbolic link, a link out of the checkout on the way, a
+ * FIFO (never opened), a file over the content cap.
+ */
+async function pageFile(root: string, path: string): Promise<PageRead> {
+  let read;
+  try {
+    read = await readCheckoutFile(root, path, CONTENT_MAX);
+  } catch {
+    return { problem: `${path} cannot be read` };
+  }
+  switch (read.kind) {
+    case "absent":
+      return { problem: `no page file ${path} in the checkout` };
+    case "symlink":
+      return {
+        problem:
+          `${path} is a symbolic link: the server refuses to read a page file that is one`,
+      };
+    case "outside":
+      return {
+        problem:
+          `${path} is reached through a symbolic link out of the checkout: the server refuses to read it`,
+      };
+    case "not_regular":
+      return {
+        problem:
+          `${path} is not a regular file (a FIFO, socket or device): not read`,
+      };
+    case "too_large":
+      return { problem: `${path} is over ${CONTENT_MAX} bytes` };
+  }
+  try {
+    return {
+      doc: JSON.parse(
+        new TextDecoder("utf-8", { fatal: true }).decode(read.content),
+      ),
+    };
+  } catch {
+    return { problem: `${path} is not JSON` };
+  }
 }
 
 interface FileCheck {
@@ -369,7 +424,11 @@ async function checkDocument(
   /** The page files named in this HTML file so far. */
   const named = new Set<string>();
 
-  const visit = async (element: Element, outer: Context): Promise<void> => {
+  /** Checks one element; answers its children to visit, with their context. */
+  const visit = async (
+    element: Element,
+    outer: Context,
+  ): Promise<Visit[]> => {
     const context: Context = { ...outer };
     const page = attribute(element, A.page);
     if (page !== undefined) {
@@ -463,6 +522,14 @@ async function checkDocument(
         );
       } else if (kind === "list") {
         checkItems(element, pointer, found.value);
+      } else if (kind === "html") {
+        const sign = looksLikeMarkdown(found.value as string);
+        if (sign !== undefined) {
+          problem(
+            pointer,
+            `${name} names a string that looks like markdown (${sign}); if the site renders it as markdown, mark it ${A.markdown}: the rich-text editor would rewrite it as HTML`,
+          );
+        }
       }
     }
     if (item !== undefined && pointerProblem(item) === undefined) {
@@ -471,9 +538,8 @@ async function checkDocument(
     if (element.tagName === "template") {
       const content = (element as DefaultTreeAdapterTypes.Template).content;
       const list = attribute(element, A.template);
-      if (list === undefined) return; // not on the page: not checked
-      await visitTemplate(element, content, list, context);
-      return;
+      if (list === undefined) return []; // not on the page: not checked
+      return visitTemplate(element, content, list, context);
     }
     if (attribute(element, A.template) !== undefined) {
       problem(
@@ -481,15 +547,15 @@ async function checkDocument(
         `${A.template} on a <${element.tagName}>; it goes on a <template>`,
       );
     }
-    for (const child of elementChildren(element)) await visit(child, context);
+    return elementChildren(element).map((child): Visit => [child, context]);
   };
 
-  const visitTemplate = async (
+  const visitTemplate = (
     element: Element,
     content: ParentNode,
     list: string,
     context: Context,
-  ): Promise<void> => {
+  ): Visit[] => {
     report.regions++;
     const parent = element.parentNode;
     const parentList = parent && "tagName" in parent
@@ -515,15 +581,15 @@ async function checkDocument(
         selector(A.template, list),
         `${A.default} is missing or not JSON`,
       );
-      return;
+      return [];
     }
     const scope = context.scope;
-    if (!scope || scope.doc === undefined || pointerProblem(list)) return;
+    if (!scope || scope.doc === undefined || pointerProblem(list)) return [];
     let doc: unknown;
     try {
       doc = setPointer(scope.doc, list, [item]);
     } catch {
-      return; // the list's own pointer is reported where it is written
+      return []; // the list's own pointer is reported where it is written
     }
     const inner: Context = {
       scope: {
@@ -534,11 +600,23 @@ async function checkDocument(
       item: context.item,
     };
     checkItems(content, list, [item], true);
-    for (const child of elementChildren(content)) await visit(child, inner);
+    return elementChildren(content).map((child): Visit => [child, inner]);
   };
 
-  for (const child of elementChildren(document)) await visit(child, {});
+  // In document order, without recursion: a page may nest elements as
+  // deeply as it likes (the stack holds what is left to visit).
+  const stack = elementChildren(document).map((child): Visit => [child, {}])
+    .reverse();
+  for (let next = stack.pop(); next; next = stack.pop()) {
+    const children = await visit(...next);
+    for (let index = children.length - 1; index >= 0; index--) {
+      stack.push(children[index]!);
+    }
+  }
 }
+
+/** An element to visit, and the context it is visited in. */
+type Visit = [Element, Context];
 
 /**
  * One problem as `editor check --html` prints it: `file: at: reason`.

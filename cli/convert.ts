@@ -1,11 +1,23 @@
 /**
  * `editor convert`: a site whose pages are front-matter files (`.md`,
- * `.mdx`: YAML between `---` lines, then a markdown body) becomes a site of
- * page files, `src/content/pages/{lang}/{page}.json`, that the routes edit
- * and `editor check` passes.
+ * `.mdx`: front matter, then a markdown body; Astro, Eleventy, Hugo)
+ * becomes a site of page files, `src/content/pages/{lang}/{page}.json`,
+ * that the routes edit and `editor check` passes.
  *
+ * - The front matter is YAML between `---` lines, Eleventy's `---json` or
+ *   `---js` (literal values only: code is refused, never run), or Hugo's
+ *   TOML between `+++` lines or JSON in braces; another form is refused.
  * - Every key and value of the front matter is kept as it is, in the same
- *   order; the markdown body becomes the string field `body`.
+ *   order (a TOML date as `2018-05-01`); the markdown body becomes the
+ *   string field `body`.
+ * - In the body, a link to a source file converted in the same run
+ *   (`blog/thirdpost.md`) becomes its page's URL (`/{lang}/{page}/`, the
+ *   home `/{lang}/`), and an image beside the post (`![alt](possum.png)`,
+ *   `<img src="./possum.png" alt="…">`) is copied into `public/images/` and
+ *   written `![alt](/images/possum.png)`; a link to a source file not
+ *   converted is named. Template syntax in a body (a shortcode, an
+ *   include) is refused: it ran in the generator, a page file holds
+ *   content only.
  * - A string naming an image file (`image: "/images/banner.png"`) becomes a
  *   media object `{ src, width, height, alt }`, its sides read from the
  *   file's header; an object with such a `src` gets the bare name and its
@@ -18,14 +30,15 @@
  */
 
 import { basename, dirname, extname, join, resolve } from "node:path";
-import { parse as parseYaml } from "yaml";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import { PageRuleError, pageRules } from "../lib/pages/page_rules.ts";
 import { checkLocales } from "../lib/pages/locales.ts";
+import { templateSyntaxIn } from "../lib/pages/template_rule.ts";
 import { formatPointer, getPointer } from "../lib/wire/pointer.ts";
 import { IMAGES_FOLDER, PAGES_FOLDER } from "../lib/wire/names.ts";
 import { CONTENT_MAX } from "../lib/limits.ts";
-import { pageName, splitFrontMatter } from "./front_matter.ts";
+import { pageName, readFrontMatter } from "./front_matter.ts";
+import { type BodyRewrite, rewriteBody } from "./convert_body.ts";
 import {
   type ImageCopy,
   ImageNames,
@@ -33,8 +46,13 @@ import {
   mediaFor,
 } from "./convert_images.ts";
 
-export { pageName, splitFrontMatter } from "./front_matter.ts";
-export type { FrontMatter } from "./front_matter.ts";
+export { pageName, readFrontMatter, splitFrontMatter } from "./front_matter.ts";
+export type {
+  FrontMatter,
+  FrontMatterFormat,
+  FrontMatterRead,
+} from "./front_matter.ts";
+export type { BodyRewrite } from "./convert_body.ts";
 export type { ImageCopy } from "./convert_images.ts";
 
 /**
@@ -87,6 +105,11 @@ export interface ConvertedPage {
   file: string;
   /** The JSON Pointers of the media objects made from image paths. */
   images: string[];
+  /**
+   * The links to source files and the images beside the post rewritten in
+   * its body, each `from` and `to`.
+   */
+  rewrites: BodyRewrite[];
 }
 
 /** Something that could not be converted, and where. */
@@ -119,6 +142,8 @@ interface Source {
   path: string;
   /** Its page name. */
   page: string;
+  /** The folder it was found under (the generator's input). */
+  input: string;
 }
 
 async function findSources(
@@ -142,6 +167,7 @@ async function findSources(
         found.push({
           path: `${folder}/${path}`.replace(/^\.\//, ""),
           page: pageName(path, basename(resolve(root, folder))),
+          input: folder,
         });
       }
     }
@@ -167,6 +193,7 @@ async function findSources(
       found.push({
         path: clean,
         page: pageName(name, basename(dirname(resolve(root, clean)))),
+        input: dirname(clean),
       });
     } else {
       throw new ConvertError(
@@ -202,6 +229,8 @@ async function convertValue(
     page.images.push(formatPointer(tokens));
     return { src: made.src, width: made.width, height: made.height, alt: "" };
   }
+  // TOML dates: "2018-05-01" as written (TomlDate), a Date as ISO text.
+  if (value instanceof Date) return value.toISOString();
   if (typeof value === "number" && !Number.isFinite(value)) {
     problem(`${value} is not a number JSON can hold`);
     return value;
@@ -272,7 +301,13 @@ function ruleProblems(error: PageRuleError): readonly RuleProblem[] {
 /** Why a page fails the rules, with what to do for raw HTML in a text. */
 function ruleProblem(page: unknown, problem: RuleProblem): string {
   const detail = `${problem.code} (${problem.detail})`;
+  if (problem.code === "template") {
+    return `${detail}: the generator ran it as a template in the source file; a page file holds content only: write what it gave, then run again`;
+  }
   if (problem.code !== "markup" || problem.at === "") return detail;
+  if (/comment/.test(problem.detail)) {
+    return `${detail}: an HTML comment (<!-- … -->) in the text, which the page rules refuse; remove it, then run again`;
+  }
   const value = getPointer(page, problem.at);
   if (typeof value !== "string") return detail;
   const tag = /<\/?([A-Za-z][A-Za-z0-9-]*)/.exec(value)?.[1];
@@ -334,6 +369,14 @@ export async function convertSite(
     problems: [],
     dryRun: options.dryRun === true,
   };
+  // The URL each page will have, for the links between them: the home at
+  // /{lang}/, any other page at /{lang}/{page}/.
+  const urls = new Map(
+    sources.map((source) => [
+      source.path,
+      source.page === "home" ? `/${lang}/` : `/${lang}/${source.page}/`,
+    ]),
+  );
   const targets = new Map<string, string>();
   const written: { file: string; text: string }[] = [];
   const used = new Set<string>();
@@ -361,22 +404,37 @@ export async function convertSite(
       continue;
     }
     targets.set(file, source.path);
-    const { yaml, body } = splitFrontMatter(
+    const read = readFrontMatter(
       await Deno.readTextFile(join(root, source.path)),
     );
-    let data: unknown;
-    try {
-      data = yaml.trim() === "" ? {} : parseYaml(yaml);
-    } catch (error) {
-      fail("", `the front matter is not YAML: ${(error as Error).message}`);
+    if ("problem" in read) {
+      fail("", read.problem);
       continue;
     }
-    if (data === null || data === undefined) data = {};
-    if (typeof data !== "object" || Array.isArray(data)) {
-      fail("", "the front matter is not a mapping of keys to values");
+    const data = read.data;
+    const syntax = templateSyntaxIn(read.body);
+    if (syntax !== undefined) {
+      fail(
+        "/body",
+        `template syntax (${syntax}) in the body: the generator ran it as a template (a shortcode, an include, a variable); a page file holds content only: write what it gave, then run again`,
+      );
       continue;
     }
-    const pageUsed = new Set<string>();
+    const rewritten = await rewriteBody(read.body, {
+      source: source.path,
+      input: source.input,
+      urls,
+      images: conversion,
+    });
+    for (const problem of rewritten.problems) {
+      page.problems.push({
+        source: source.path,
+        pointer: "/body",
+        detail: problem,
+      });
+    }
+    const body = rewritten.body;
+    const pageUsed = new Set<string>(rewritten.used);
     const converted = await convertValue(
       conversion,
       data,
@@ -394,20 +452,29 @@ export async function convertSite(
       }
       converted.body = body;
     }
-    if (page.problems.length > 0) {
-      report.problems.push(...page.problems);
-      continue;
-    }
+    // Every problem of the page at once: its values and body, then the
+    // page rules on what they became.
+    report.problems.push(...page.problems);
     let text: string;
     try {
-      text = pageRules(JSON.stringify(converted));
+      // The source was a template: what it held as template code cannot be
+      // content.
+      text = pageRules(JSON.stringify(converted), undefined, {
+        templateSyntax: "refuse",
+      });
     } catch (error) {
       if (!(error instanceof PageRuleError)) throw error;
       for (const problem of ruleProblems(error)) {
-        fail(problem.at, ruleProblem(converted, problem));
+        // A link already named above is not named twice.
+        const named = problem.at === "/body" &&
+          rewritten.named.some((target) =>
+            problem.detail.includes(JSON.stringify(target))
+          );
+        if (!named) fail(problem.at, ruleProblem(converted, problem));
       }
       continue;
     }
+    if (page.problems.length > 0) continue;
     if (new TextEncoder().encode(text).byteLength > CONTENT_MAX) {
       fail("", `the page is over ${CONTENT_MAX} bytes once written`);
       continue;
@@ -421,7 +488,12 @@ export async function convertSite(
     }
     for (const real of pageUsed) used.add(real);
     written.push({ file, text });
-    report.pages.push({ source: source.path, file, images: page.images });
+    report.pages.push({
+      source: source.path,
+      file,
+      images: page.images,
+      rewrites: rewritten.rewrites,
+    });
   }
   for (const [real, copy] of conversion.copies) {
     if (used.has(real)) report.copies.push(copy);
@@ -478,6 +550,13 @@ export async function convertCommand(
       ? ""
       : `; media objects at ${page.images.join(", ")}`;
     io.out(`${would}write ${page.file} (from ${page.source}${images})\n`);
+    for (const rewrite of page.rewrites) {
+      io.out(
+        `${would}rewrite ${JSON.stringify(rewrite.from)} as ${
+          JSON.stringify(rewrite.to)
+        } in ${page.file}\n`,
+      );
+    }
   }
   for (const copy of report.copies) {
     io.out(`${would}copy ${copy.from} to ${copy.to}\n`);

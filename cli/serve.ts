@@ -10,7 +10,7 @@ import { createRouter } from "../router.ts";
 import { type Env, logNotice } from "../lib/http/env.ts";
 import { runSchedule } from "../lib/review/schedule.ts";
 import { PREVIEW_SECRET_MIN, SCHEDULE_EVERY_MS } from "../lib/limits.ts";
-import { checkLocales } from "../lib/pages/locales.ts";
+import { checkLocales, type TemplateSyntax } from "../lib/pages/locales.ts";
 import { hashKey, parseKeyHash } from "../lib/access/site_key.ts";
 import { readEditorKeys } from "../lib/access/editors.ts";
 import { randomToken } from "../lib/access/random_token.ts";
@@ -25,6 +25,7 @@ import { notFoundResponse, serveStaticFile } from "./static_site.ts";
 import { oneLine } from "../lib/encoding/text.ts";
 import { PAGES_FOLDER as PAGES } from "../lib/wire/names.ts";
 import { folderNames, localeFolders, ServeError } from "./site_checkout.ts";
+import { checkAllowedHost, servedHost } from "./served_host.ts";
 
 /** The options of `editor serve`. */
 export interface ServeOptions {
@@ -34,8 +35,20 @@ export interface ServeOptions {
   port: number;
   /** The address to listen on. Default 127.0.0.1. */
   hostname: string;
+  /**
+   * More names the server answers to, with any port (`--allowed-host`,
+   * repeatable, as Vite's `server.allowedHosts`): a tunnel's name, a
+   * laptop's name on the LAN; `.example.com` for a domain and its
+   * subdomains. Checked with `checkAllowedHost`.
+   */
+  allowedHost?: string[] | undefined;
   /** The locales; default the folder names under `src/content/pages`. */
   locales?: string[] | undefined;
+  /**
+   * `refuse` when the site renders page strings as templates: `{{`, `{%`
+   * and `{#` are refused in every string and key. Default `allow`.
+   */
+  templateSyntax?: TemplateSyntax | undefined;
   /** The KV file; default a file in the user's cache folder. */
   kv?: string | undefined;
   /** Whether to commit each publish (when the folder is a git repository). */
@@ -102,9 +115,10 @@ export async function startServe(
   try {
     await requireSite(root);
     await requireSiteOptions(options);
+    const allowedHost = allowedHostsOf(options);
     const locales = options.locales ?? await localeFolders(root);
     try {
-      checkLocales({ locales });
+      checkLocales({ locales, templateSyntax: options.templateSyntax });
     } catch (error) {
       throw new ServeError((error as Error).message);
     }
@@ -136,9 +150,17 @@ export async function startServe(
       ...(bodyIdleMs === undefined ? {} : { EDITOR_BODY_IDLE_MS: bodyIdleMs }),
     };
     cleanups.unshift(runSchedules(env, io));
-    const router = createRouter({ locales });
+    const router = createRouter({
+      locales,
+      templateSyntax: options.templateSyntax,
+    });
     const listening = { port: options.port };
-    const handle = siteHandler(router, env, options, listening);
+    const handle = siteHandler(
+      router,
+      env,
+      { ...options, allowedHost },
+      listening,
+    );
     const controller = new AbortController();
     let server: Deno.HttpServer<Deno.NetAddr>;
     try {
@@ -184,6 +206,13 @@ export async function startServe(
     }
     if (editors.length > 0) {
       io.err(`Named editors (EDITOR_KEYS): ${editors.join(", ")}\n`);
+    }
+    if (allowedHost.length > 0) {
+      io.err(
+        `Also answering to (--allowed-host): ${
+          allowedHost.join(", ")
+        } (the session cookies are Secure: a browser keeps them over https, as a tunnel gives, or on localhost)\n`,
+      );
     }
     const site = options.proxy !== undefined
       ? `, other paths from the dev server at ${proxyTarget(options.proxy)}`
@@ -234,6 +263,7 @@ function siteHandler(
     : createProxy(options.proxy, { bodyIdleMs: env.EDITOR_BODY_IDLE_MS });
   const site = options.site === undefined ? undefined : resolve(options.site);
   const render = options.render;
+  const allowed = options.allowedHost ?? [];
   return async (request, info) => {
     let url: URL | undefined;
     try {
@@ -243,8 +273,13 @@ function siteHandler(
     }
     if (
       !url ||
-      !servedHost(url.host, options.hostname, listening.port) ||
-      !servedHost(request.headers.get("host"), options.hostname, listening.port)
+      !servedHost(url.host, options.hostname, listening.port, allowed) ||
+      !servedHost(
+        request.headers.get("host"),
+        options.hostname,
+        listening.port,
+        allowed,
+      )
     ) {
       return misdirected();
     }
@@ -266,47 +301,6 @@ function siteHandler(
   };
 }
 
-/** The names a request may give in `Host` besides `--hostname`. */
-const LOOPBACK_NAMES: ReadonlySet<string> = new Set([
-  "localhost",
-  "127.0.0.1",
-  "[::1]",
-]);
-
-/**
- * Whether a `Host` names the server: `localhost`, `127.0.0.1`, `[::1]` or
- * the `--hostname` given, with the port it listens on (no port only on 80).
- * On a wildcard address (`0.0.0.0`, `::`) any IP literal is accepted too:
- * a DNS-rebinding page always comes with a name of its own.
- *
- * @param host the `Host` header (or a URL's `host`); `null` when absent
- * @param hostname the address listened on
- * @param port the port listened on
- */
-function servedHost(
-  host: string | null,
-  hostname: string,
-  port: number,
-): boolean {
-  if (host === null) return true; // HTTP/1.0 without Host: the URL was checked
-  const match = /^(\[[0-9a-f:.]+\]|[^:\[\]@/]+)(?::([0-9]{1,5}))?$/.exec(
-    host.toLowerCase(),
-  );
-  if (!match) return false;
-  const name = match[1] as string;
-  if ((match[2] === undefined ? 80 : Number(match[2])) !== port) return false;
-  const given = hostname.toLowerCase();
-  if (
-    LOOPBACK_NAMES.has(name) ||
-    name === (given.includes(":") ? `[${given}]` : given)
-  ) {
-    return true;
-  }
-  const wildcard = given === "0.0.0.0" || given === "::" || given === "[::]";
-  return wildcard &&
-    (/^\d{1,3}(\.\d{1,3}){3}$/.test(name) || name.startsWith("["));
-}
-
 /** 421 `{ "error": "misdirected_request" }`: a `Host` that is not ours. */
 function misdirected(): Response {
   return new Response(JSON.stringify({ error: "misdirected_request" }), {
@@ -317,6 +311,15 @@ function misdirected(): Response {
       "x-content-type-options": "nosniff",
     },
   });
+}
+
+/** The `--allowed-host` names, checked; a bad one is a one-line failure. */
+function allowedHostsOf(options: ServeOptions): string[] {
+  try {
+    return (options.allowedHost ?? []).map(checkAllowedHost);
+  } catch (error) {
+    throw new ServeError((error as Error).message);
+  }
 }
 
 async function requireSiteOptions(options: ServeOptions): Promise<void> {

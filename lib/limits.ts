@@ -103,9 +103,14 @@ export const CLIENT_TAGS_KEPT = 4_096;
 export const RATE_MEMO_MAX = 10_000;
 
 /**
- * The rate budgets: requests per client and route, in a sliding window.
- * The review routes have one each: `/api/reviews` (list, read, preview
- * read, send, close), `/api/reviews/publish` (a commit of up to 20 pages),
+ * The rate budgets: requests per client and route, in a sliding window. The
+ * four of the reference; the editors' own two: `/api/session` (a KV read,
+ * asked once per page view: 120 per 5 minutes, so that a dev server
+ * reloading the page does not run it out) and `/api/history` (up to 4 pages
+ * of the repository's commits list each: 30 per 5 minutes), neither
+ * spending the content route's 60 reads; and one for each review route:
+ * `/api/reviews` (list, read, preview read, send, close),
+ * `/api/reviews/publish` (a commit of up to 20 pages),
  * `/api/reviews/schedule` and `/api/reviews/link`.
  */
 export const BUDGETS: Readonly<
@@ -114,6 +119,8 @@ export const BUDGETS: Readonly<
     | "content"
     | "save"
     | "upload"
+    | "session"
+    | "history"
     | "reviews"
     | "reviewPublish"
     | "reviewSchedule"
@@ -125,6 +132,8 @@ export const BUDGETS: Readonly<
   content: { limit: 60, windowMs: 5 * MINUTE },
   save: { limit: 30, windowMs: 5 * MINUTE },
   upload: { limit: 30, windowMs: 15 * MINUTE },
+  session: { limit: 120, windowMs: 5 * MINUTE },
+  history: { limit: 30, windowMs: 5 * MINUTE },
   reviews: { limit: 30, windowMs: 5 * MINUTE },
   reviewPublish: { limit: 10, windowMs: 15 * MINUTE },
   reviewSchedule: { limit: 30, windowMs: 15 * MINUTE },

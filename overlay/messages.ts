@@ -22,6 +22,7 @@ const REASONS: Readonly<Record<string, TextKey>> = {
   link: "reasonLink",
   markup: "reasonMarkup",
   number: "reasonNumber",
+  template: "reasonTemplate",
   empty: "reasonEmpty",
 };
 

@@ -367,9 +367,13 @@ async function open(client: Client): Promise<void> {
   while (true) {
     try {
       read = [];
+      // Each page file once per page view, however many containers show it.
+      const files = new Map<string, { content: string; version: string }>();
       for (const container of containers) {
         const path = container.getAttribute("data-inpage-page") ?? "";
-        const { content, version } = await client.read(path);
+        const file = files.get(path) ?? await client.read(path);
+        files.set(path, file);
+        const { content, version } = file;
         read.push({ path, version, base: JSON.parse(content) as PageObject });
       }
       break;

@@ -20,6 +20,7 @@ import type { FieldKind } from "./session/fields.ts";
 import { fieldName, isWithin } from "./session/pointer.ts";
 import type { RichText } from "./rich_text.ts";
 import { dropRefusedLinks, markupText } from "./rich_markup.ts";
+import { lazyPart } from "./lazy_part.ts";
 import { text } from "./i18n/mod.ts";
 
 /** A page container and the values its file holds as read. */
@@ -189,17 +190,11 @@ const textRegion: RegionMaker = (page, element, pointer, hooks) => {
   return region;
 };
 
-/** The rich text editor, a lazily loaded part; loaded at most once. */
-let richTextPart: Promise<typeof import("./rich_text.ts")> | undefined;
-
-/** Loads the rich text editor (again after a failure). */
-function loadRichText(): Promise<typeof import("./rich_text.ts")> {
-  richTextPart ??= import("./rich_text.ts").catch((error) => {
-    richTextPart = undefined;
-    throw error;
-  });
-  return richTextPart;
-}
+/**
+ * Loads the rich text editor, a lazily loaded part: at most once, and again
+ * after a failure, under a URL of its own.
+ */
+const loadRichText = lazyPart(() => import("./rich_text.ts"), import.meta.url);
 
 /** Text with its runs of white space made one space, trimmed. */
 const squeeze = (value: string) => value.replace(/\s+/g, " ").trim();

@@ -9,6 +9,16 @@
  * Ctrl+] and outdented with Ctrl+[ (or the toolbar). A pasted link the link
  * rule refuses is dropped, its text kept.
  *
+ * Every value it puts into the page (the stored one, one restored from
+ * History or a draft, a merge's, and what Preview shows) passes first
+ * through the page rules' own allowlist (`lib/pages/markup_rule.ts`, one
+ * module for the server and the overlay): a value the markup rule accepts
+ * goes in as it is; of any other (an `<img onerror>` written by hand in git,
+ * say), only the allowed tags and attributes are kept, the rest dropped
+ * (the text of an unknown element kept, a script's or a style's not). A
+ * link the link rule refuses is kept in the editor, marked, to be fixed;
+ * Preview unwraps it.
+ *
  * This module is a lazily loaded part of the overlay (Tiptap and
  * ProseMirror are most of the overlay's bytes): `regions.ts` imports it
  * when a rich text region is first focused, or shows a value it must edit.
@@ -27,6 +37,11 @@ import { Strike } from "@tiptap/extension-strike";
 import { Text } from "@tiptap/extension-text";
 import { Underline } from "@tiptap/extension-underline";
 import { UndoRedo } from "@tiptap/extensions";
+import {
+  isSafeMarkup,
+  MARKUP_ATTRIBUTES,
+  MARKUP_TAGS,
+} from "../lib/pages/markup_rule.ts";
 
 function simpleMark(name: string, tag: string, excludes?: string) {
   return Mark.create({
@@ -77,6 +92,67 @@ const ListItemNoTab = ListItem.extend({
 
 const BLOCK = /<(?:p|ul|ol|li)[\s>]/i;
 
+/** Elements dropped whole, their text too (it is code, not words). */
+const DROPPED = new Set([
+  "script",
+  "style",
+  "template",
+  "textarea",
+  "title",
+  "iframe",
+  "object",
+  "embed",
+  "noscript",
+  "noembed",
+  "noframes",
+  "xmp",
+  "plaintext",
+  "select",
+  "svg",
+  "math",
+]);
+const TAGS = new Set(MARKUP_TAGS);
+
+/**
+ * A value as the page may show it: as it is when the page rules' markup
+ * rule accepts it; else read in an inert template and kept to the same
+ * allowlist: an element outside it gives way to its children (or goes
+ * whole, {@linkcode DROPPED}), every attribute outside it goes, and
+ * comments go. Walked without recursion.
+ *
+ * @param value a rich text value
+ * @returns markup holding only allowed tags and attributes
+ */
+export function allowedMarkup(value: string): string {
+  if (isSafeMarkup(value)) return value;
+  const template = document.createElement("template");
+  template.innerHTML = value;
+  const walk = [...template.content.childNodes];
+  for (let node = walk.pop(); node; node = walk.pop()) {
+    if (node instanceof Element) {
+      const name = node.localName;
+      if (DROPPED.has(name)) {
+        node.remove();
+        continue;
+      }
+      walk.push(...node.childNodes);
+      if (!TAGS.has(name) || node.namespaceURI !== document.body.namespaceURI) {
+        node.replaceWith(...node.childNodes);
+        continue;
+      }
+      const allowed = MARKUP_ATTRIBUTES[name] ?? [];
+      for (const attribute of [...node.attributes]) {
+        if (!allowed.includes(attribute.name)) {
+          node.removeAttribute(attribute.name);
+        }
+      }
+    } else if (node.nodeType !== Node.TEXT_NODE) {
+      node.parentNode?.removeChild(node);
+    }
+  }
+  return template.innerHTML;
+}
+
 /** A rich text region's editor. */
 export interface RichText {
   /** The Tiptap editor. */
@@ -89,6 +165,8 @@ export interface RichText {
   setHtml(html: string): void;
   /** Replaces the content as an edit (reported through `onChange`). */
   edit(html: string): void;
+  /** A value as the page may show it ({@linkcode allowedMarkup}). */
+  markup(value: string): string;
   /**
    * Focuses the editor with the selection between two numbers of
    * characters of its text (block boundaries count for nothing; the caret
@@ -149,7 +227,7 @@ export function createRichText(
       Link,
       UndoRedo,
     ],
-    content: html,
+    content: allowedMarkup(html),
     editorProps: {
       attributes: {
         "aria-label": options.label,
@@ -173,12 +251,15 @@ export function createRichText(
     setHtml(value) {
       quiet = true;
       try {
-        editor.commands.setContent(value, { emitUpdate: false });
+        editor.commands.setContent(allowedMarkup(value), {
+          emitUpdate: false,
+        });
       } finally {
         quiet = false;
       }
     },
-    edit: (value) => void editor.commands.setContent(value),
+    edit: (value) => void editor.commands.setContent(allowedMarkup(value)),
+    markup: allowedMarkup,
     focusAt(anchor, head = anchor) {
       if (anchor !== undefined && head !== undefined) {
         const from = textPosition(editor, Math.min(anchor, head));

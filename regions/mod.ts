@@ -7,6 +7,7 @@
  * - `page(path)` on a container names the page file, for example
  *   `src/content/pages/en/home.json`.
  * - Inside it, `text(pointer)` marks plain text, `html(pointer)` rich text,
+ *   `markdown(pointer)` a string the site renders as CommonMark,
  *   `image(pointer)` a media object (`src`, `width`, `height`, `alt`) and
  *   `link(pointer)` a link object (`href`, optional `title`).
  * - `list(pointer)` marks the element whose element children render an
@@ -101,6 +102,22 @@ export interface TextAttributes {
 export interface HtmlAttributes {
   /** The JSON Pointer of the field. */
   readonly "data-inpage-html": string;
+}
+
+/**
+ * The attribute marking an element whose content the site renders from a
+ * markdown string.
+ *
+ * @example
+ * ```ts
+ * import { markdown, type MarkdownAttributes } from "@inpage/editor/regions";
+ *
+ * const attributes: MarkdownAttributes = markdown("/body");
+ * ```
+ */
+export interface MarkdownAttributes {
+  /** The JSON Pointer of the field. */
+  readonly "data-inpage-markdown": string;
 }
 
 /**
@@ -323,6 +340,32 @@ export function html(at: Pointer): HtmlAttributes {
 }
 
 /**
+ * The attribute marking a string the site renders as CommonMark:
+ * `data-inpage-markdown`. The element's content is the rendered markdown
+ * (in Eleventy: `{{ body | markdown | safe }}`; in Hugo: `{{ .body |
+ * markdownify }}`). The editor edits it in place as rich text and writes
+ * markdown back, changing only the blocks that changed; the page rules
+ * apply to the string as to any other.
+ *
+ * @example
+ * ```ts
+ * import { markdown } from "@inpage/editor/regions";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(markdown(["posts", 0, "body"]), {
+ *   "data-inpage-markdown": "/posts/0/body",
+ * });
+ * ```
+ *
+ * @param at the field's JSON Pointer, written or as tokens
+ * @returns the attribute object
+ * @throws {TypeError} when a written pointer is not valid
+ */
+export function markdown(at: Pointer): MarkdownAttributes {
+  return { [INPAGE_ATTRIBUTES.markdown]: written(at) };
+}
+
+/**
  * The attribute marking an image whose media object (`src`, `width`,
  * `height`, `alt`) is editable: `data-inpage-image`. Write `width` and
  * `height` on the `<img>` from the media object, so that a replaced image
@@ -517,7 +560,8 @@ export function fields(pointers: readonly Pointer[]): FieldsAttributes {
 
 /**
  * The helpers under one name, for templates: `inpage.page(path)`,
- * `inpage.text(at)`, `inpage.html(at)`, `inpage.image(at)`,
+ * `inpage.text(at)`, `inpage.html(at)`, `inpage.markdown(at)`,
+ * `inpage.image(at)`,
  * `inpage.link(at)`, `inpage.list(at)`, `inpage.item(at)`,
  * `inpage.template(at, item)`, `inpage.fields(pointers)`,
  * `inpage.pointer(tokens)` and `inpage.tokens(written)`.
@@ -537,6 +581,7 @@ export const inpage: {
   readonly page: typeof page;
   readonly text: typeof text;
   readonly html: typeof html;
+  readonly markdown: typeof markdown;
   readonly image: typeof image;
   readonly link: typeof link;
   readonly list: typeof list;
@@ -549,6 +594,7 @@ export const inpage: {
   page,
   text,
   html,
+  markdown,
   image,
   link,
   list,

@@ -71,6 +71,7 @@ async function login(exchange: Exchange): Promise<Response> {
       : undefined,
     warn: (message) => logNotice(env, message),
     decoy: target.decoy,
+    also: target.also,
   });
   if (!matches) throw wrongKey(target.refused ?? "key does not match");
   exchange.editor = target.editor.id;

@@ -1,7 +1,8 @@
 /**
  * `/api/history` (beyond the reference): the commits that changed a page,
  * newest first, at most 30 per answer; `before` pages back. The same
- * session, path rules and budget as `/api/content`.
+ * session and path rules as `/api/content`, a budget of its own (30 per 5
+ * minutes, `BUDGETS.history`).
  *
  * @module
  */
@@ -55,7 +56,7 @@ export function createHistoryRoute(options: RouterOptions): HistoryRoute {
   const locales = checkLocales(options);
   const onRequestGet = handler(ROUTES.history, async (exchange) => {
     const { request, env, client } = exchange;
-    // The content route's budget (ROUTES): a history page is a read.
+    // Its own budget (ROUTES): the content route's reads stay for pages.
     const admission = await admit(env, ROUTES.history, client, request);
     exchange.editor = admission.requireSession().editor.id;
     const listing = listHistory(env, request, locales);

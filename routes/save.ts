@@ -37,9 +37,11 @@ export interface SaveRoute {
 /**
  * Creates the `/api/save` handlers for a site's locales.
  *
- * @param options `{ locales }`
+ * @param options `{ locales }`, and `templateSyntax: "refuse"` for a site
+ *   that renders page strings as templates
  * @returns `onRequest` and `onRequestPost`
- * @throws {TypeError} on an empty or malformed locales list
+ * @throws {TypeError} on an empty or malformed locales list, or a
+ *   `templateSyntax` other than `"allow"` and `"refuse"`
  * @example
  * ```ts
  * import { createSaveRoute } from "@inpage/editor";
@@ -56,6 +58,7 @@ export interface SaveRoute {
  */
 export function createSaveRoute(options: RouterOptions): SaveRoute {
   const locales = checkLocales(options);
+  const rules = { templateSyntax: options.templateSyntax };
   const onRequestPost = handler(
     ROUTES.save,
     async (exchange) => {
@@ -78,7 +81,9 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
         locales,
       );
       const { pageRules } = await loadPageRules();
-      const page = new TextEncoder().encode(pageRules(content));
+      const page = new TextEncoder().encode(
+        pageRules(content, undefined, rules),
+      );
       // What is written must be publishable again, unchanged.
       if (page.byteLength > CONTENT_MAX) {
         throw tooLarge(

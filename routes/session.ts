@@ -1,7 +1,8 @@
 /**
  * `/api/session` (beyond the reference): who is logged in, so the overlay
- * can show it. A session is required (401 without); counted in the content
- * route's budget, checked in the same order.
+ * can show it. A session is required (401 without); a budget of its own
+ * (120 per 5 minutes, `BUDGETS.session`), checked in the same order as the
+ * content route.
  *
  * @module
  */

@@ -22,7 +22,13 @@ import { dirname, join, normalize, relative } from "node:path";
 
 const ROOT = normalize(join(dirname(new URL(import.meta.url).pathname), ".."));
 
-const DOMAIN = ["lib/pages/", "lib/images/", "lib/repository/", "lib/wire/"];
+const DOMAIN = [
+  "lib/pages/",
+  "lib/images/",
+  "lib/repository/",
+  "lib/wire/",
+  "lib/markdown/",
+];
 
 /** The layer of a file, bottom 0; `undefined` outside the layered tree. */
 function layer(path: string): number | undefined {
@@ -132,6 +138,23 @@ Deno.test("the module graph of mod.ts reaches no Deno.* API", async () => {
   assert.deepEqual(reached, []);
 });
 
+Deno.test("the Redis store and its npm client are reached only through the ./redis export, never from mod.ts", async () => {
+  const graph = await graphOfMod(importsOf);
+  assert.ok(graph.has("router.ts"));
+  const reached = [...graph].filter(([path, source]) =>
+    path.startsWith("lib/kv/") || path.endsWith(".ts") &&
+      /["']@redis\/client["']/.test(withoutComments(source))
+  ).map(([path]) => path);
+  assert.deepEqual(reached, []);
+  const deno = JSON.parse(await Deno.readTextFile(join(ROOT, "deno.json")));
+  assert.equal(deno.exports["./redis"], "./lib/kv/redis.ts");
+  const redis = withoutComments(
+    await Deno.readTextFile(join(ROOT, "lib/kv/redis.ts")),
+  );
+  assert.match(redis, /import\("@redis\/client"\)/, "loaded at first use");
+  assert.doesNotMatch(redis, /\bDeno\s*\./);
+});
+
 /**
  * The specifiers a source imports when it is loaded: static imports and
  * re-exports, not `import type`, not `import()`.
@@ -158,6 +181,23 @@ Deno.test("a cold start of mod.ts loads no npm package but @noble/hashes, and no
   );
   assert.ok(graph.has("router.ts") && graph.has("lib/digest.ts"));
   assert.ok(!graph.has("lib/pages/page_rules.ts"), "page rules load lazily");
+  // A route's module loads with its first request (routes/lazy_routes.ts),
+  // and mapping an error loads no body reader.
+  for (
+    const lazy of [
+      "routes/auth.ts",
+      "routes/content.ts",
+      "routes/save.ts",
+      "routes/upload.ts",
+      "routes/session.ts",
+      "routes/history.ts",
+      "lib/access/admission.ts",
+      "lib/access/rate_window.ts",
+      "lib/access/session.ts",
+      "lib/http/multipart.ts",
+      "lib/http/read_capped.ts",
+    ]
+  ) assert.ok(!graph.has(lazy), `${lazy} loads lazily`);
   const loaded = [...graph].flatMap(([path, source]) =>
     staticSpecifiers(source).filter((specifier) =>
       !specifier.startsWith(".") &&
@@ -262,4 +302,26 @@ Deno.test("access code throws its own errors: it imports nothing of lib/http/ bu
     ),
     ["lib/http/http_error.ts"],
   );
+});
+
+Deno.test("the markdown engine is pure: it imports itself and markdown-it only, and touches no host or DOM API", async () => {
+  const folder = "lib/markdown";
+  const broken: string[] = [];
+  let files = 0;
+  for await (const entry of Deno.readDir(join(ROOT, folder))) {
+    if (!entry.name.endsWith(".ts")) continue;
+    files++;
+    const path = `${folder}/${entry.name}`;
+    const source = withoutComments(await Deno.readTextFile(join(ROOT, path)));
+    for (const specifier of staticSpecifiers(source)) {
+      if (specifier !== "markdown-it" && !/^\.\/[a-z_]+\.ts$/.test(specifier)) {
+        broken.push(`${path}: ${specifier}`);
+      }
+    }
+    if (/\b(?:Deno|document|window|navigator)\s*\./.test(source)) {
+      broken.push(`${path}: a host or DOM API`);
+    }
+  }
+  assert.ok(files >= 8, `${files} files`);
+  assert.deepEqual(broken, []);
 });

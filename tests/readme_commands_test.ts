@@ -74,6 +74,25 @@ const PLAN: [RegExp, Step][] = [
   [/^npx --yes deno@2\.9\.6 run -A bench\/upload_memory\.ts$/, {
     skip: "a measurement of peak memory, not a check",
   }],
+  [/^GITHUB_(APP_ID|APP_INSTALLATION_ID|APP_PRIVATE_KEY|REPOSITORY)=/, {
+    skip:
+      "a host's settings for a GitHub App: tests/docs_test.ts reads these variables from docs/deploy.md through the router against the GitHub double",
+  }],
+  [/^deno run -A jsr:@inpage\/editor@2\/cli (?:serve|check) /, {
+    skip:
+      "the published package, as a site runs it (JSR is not reachable here): the same serve and check flags run from the checkout in tests/frameworks/build_checks.ts, tests/cli/eleventy_demo.e2e.ts and tests/cli/hugo_demo.e2e.ts",
+  }],
+  [/^deno task editor (?:serve|check) --repo \. /, {
+    skip:
+      "run inside an Eleventy site with the package in its deno.json tasks: tests/cli/eleventy_demo.e2e.ts and tests/frameworks/build_checks.ts run the same flags",
+  }],
+  [
+    /^hugo server --port 1313 --baseURL http:\/\/127\.0\.0\.1:8787\/ --appendPort=false --liveReloadPort 8787$/,
+    {
+      skip:
+        "a Hugo site's dev server: examples/hugo/demo.ts starts it with these flags (deno task hugo-demo, tests/cli/hugo_demo.e2e.ts)",
+    },
+  ],
   [/^(KEY|ORIGIN|PAGE)=/, { run: "walk-through" }],
   [/^curl /, { run: "walk-through" }],
   [/^node -e /, { run: "walk-through" }],

@@ -1,7 +1,9 @@
 /**
  * Installs what the tests use beside Deno and npm packages: Debian's
  * `argon2` command and python3-argon2 (independent argon2 verifiers),
- * `git`, and Chromium for the browser test. Run by `deno task test`
+ * `git`, Chromium for the browser test, Hugo for the Hugo example, and
+ * `redis-server` for the Redis store's tests (started on a free loopback port
+ * by each test, never as a service). Run by `deno task test`
  * before the tests; does nothing when everything is present.
  *
  * @module
@@ -24,6 +26,12 @@ const needs: { check: string[]; apt: string; why: string }[] = [
     apt: "chromium",
     why: "browser test",
   },
+  {
+    check: ["redis-server", "--version"],
+    apt: "redis-server",
+    why: "Redis store tests",
+  },
+  { check: ["hugo", "version"], apt: "hugo", why: "the Hugo example" },
 ];
 
 async function works(command: string[]): Promise<boolean> {
@@ -57,7 +65,9 @@ for (const need of needs) {
   if (!await works(need.check)) missing.push(need);
 }
 if (missing.length === 0) {
-  console.log("setup: argon2, python3-argon2, git and chromium are present");
+  console.log(
+    "setup: argon2, python3-argon2, git, chromium, hugo and redis-server are present",
+  );
 } else {
   const packages = missing.map((need) => need.apt);
   console.log(

@@ -1,6 +1,7 @@
-// The editor's four routes on Bun: Bun.serve, the rate windows and sessions
-// in @deno/kv with Bun's own serializer, and every key check in a Worker,
-// so a login (about 350 ms of argon2) never stalls other requests.
+// The editor's routes and the overlay's files (/_inpage/) on Bun: Bun.serve,
+// the rate windows and sessions in @deno/kv with Bun's own serializer, and
+// every key check in a Worker, so a login (about 350 ms of argon2) never
+// stalls other requests.
 //
 //   bunx jsr add @inpage/editor && bun add @deno/kv@0.14.0
 //   EDITOR_KEY_HASH='$argon2id$…' GITHUB_TOKEN=… GITHUB_REPOSITORY=owner/site \
@@ -14,6 +15,7 @@
 import { deserialize as decodeV8, serialize as encodeV8 } from "node:v8";
 import { openKv } from "@deno/kv";
 import { createRouter } from "@inpage/editor";
+import { serveOverlayAsset } from "@inpage/editor/overlay";
 
 const router = createRouter({ locales: ["en", "fr"] });
 
@@ -45,9 +47,10 @@ const env = {
 const server = Bun.serve({
   port: Number(process.env.PORT ?? 8787),
   hostname: process.env.HOST ?? "127.0.0.1",
-  fetch(request, server) {
+  async fetch(request, server) {
     const address = server.requestIP(request)?.address;
-    return router.handle(request, env, { remoteAddr: { hostname: address } });
+    return await serveOverlayAsset(request) ??
+      router.handle(request, env, { remoteAddr: { hostname: address } });
   },
 });
 console.log(`Listening on http://${server.hostname}:${server.port}/`);

@@ -1,5 +1,7 @@
-// What Cloudflare Pages makes of functions/: a route per file, the
-// handler named after the method (else onRequest), after _middleware.js.
+// What Cloudflare Pages makes of functions/: a route per file (and the
+// catch-all functions/_inpage/[[path]].js for every path under /_inpage/),
+// the handler named after the method (else onRequest), after
+// _middleware.js.
 // workerd runs this file in the tests (serve.mjs) exactly as Pages would
 // run the same function files; it also exports the Durable Object class,
 // so the whole example can be deployed as one Worker instead.
@@ -9,6 +11,9 @@ import * as auth from "./functions/api/auth.js";
 import * as content from "./functions/api/content.js";
 import * as save from "./functions/api/save.js";
 import * as upload from "./functions/api/upload.js";
+import * as session from "./functions/api/session.js";
+import * as history from "./functions/api/history.js";
+import * as overlay from "./functions/_inpage/[[path]].js";
 
 export { RateLimitObject } from "./rate_limit_object.js";
 
@@ -17,7 +22,14 @@ const routes = {
   "/api/content": content,
   "/api/save": save,
   "/api/upload": upload,
+  "/api/session": session,
+  "/api/history": history,
 };
+
+function routeOf(pathname) {
+  if (Object.hasOwn(routes, pathname)) return routes[pathname];
+  return pathname.startsWith("/_inpage/") ? overlay : undefined;
+}
 
 function notFound() {
   return new Response("Not found", { status: 404 });
@@ -25,7 +37,7 @@ function notFound() {
 
 export default {
   fetch(request, env, ctx) {
-    const route = routes[new URL(request.url).pathname];
+    const route = routeOf(new URL(request.url).pathname);
     const method = request.method.charAt(0) +
       request.method.slice(1).toLowerCase();
     const chain = [

@@ -1,7 +1,7 @@
 // Serves this example in workerd through Miniflare, on a loopback port:
 // pages_worker.js with functions/, the Durable Object, the precompiled
 // argon2 WebAssembly, and @inpage/editor from node_modules (where
-// `npx jsr add @inpage/editor` puts it; the tests put the neutral bundle
+// `npx jsr add @inpage/editor` puts it; the tests put the neutral build
 // there). Variables come from the environment; PORT defaults to 8788.
 
 import { readdir, readFile } from "node:fs/promises";
@@ -42,29 +42,41 @@ for (const name of ["argon2.wasm", "blake2b.wasm"]) {
     contents: await readFile(join(root, name)),
   });
 }
-// workerd resolves a bare specifier beside the importing module: the
-// package sits at the root, and each folder of functions/ re-exports it.
-const folders = new Set(
-  modules.map(({ path }) => relative(root, join(path, ".."))),
-);
-for (const folder of folders) {
-  if (folder === "") continue;
-  const up = "../".repeat(folder.split("/").length + 1);
+// The package as `npx jsr add @inpage/editor` installs it: every module of
+// node_modules/@inpage/editor (its entries and the parts they import when
+// first needed).
+const editor = join(root, "node_modules/@inpage/editor");
+for (const path of await files(relative(root, editor))) {
   modules.push({
     type: "ESModule",
-    path: join(root, folder, "@inpage/editor"),
-    contents: `export * from "${up}@inpage/editor";`,
+    path: join(root, path),
+    contents: await readFile(join(root, path), "utf8"),
   });
 }
-const editor = join(root, "node_modules/@inpage/editor");
+// workerd resolves a bare specifier beside the importing module: each
+// folder of functions/ (and the root) gets a module per export of the
+// package that re-exports it.
 const { exports } = JSON.parse(
   await readFile(join(editor, "package.json"), "utf8"),
 );
-modules.push({
-  type: "ESModule",
-  path: join(root, "@inpage/editor"),
-  contents: await readFile(join(editor, exports["."]), "utf8"),
-});
+const folders = new Set(
+  modules.filter(({ path }) => !path.startsWith(editor)).map(({ path }) =>
+    relative(root, join(path, ".."))
+  ),
+);
+for (const folder of folders) {
+  for (const [name, file] of Object.entries(exports)) {
+    const shim = join(root, folder, "@inpage/editor", name);
+    const target = relative(join(shim, ".."), join(editor, file));
+    modules.push({
+      type: "ESModule",
+      path: shim,
+      contents: `export * from "${
+        target.startsWith(".") ? target : `./${target}`
+      }";`,
+    });
+  }
+}
 
 const bindings = {};
 for (

@@ -1,9 +1,16 @@
 /**
- * The production entry point on Deno Deploy: the four routes over GitHub,
- * with the managed Deno KV for sessions and rate windows, and the overlay's
- * files under `/_inpage/` (compressed, cached by their hashed names).
+ * The production entry point on Deno Deploy: the routes over GitHub, with
+ * the app's Deno KV for sessions and rate windows, and the overlay's files
+ * under `/_inpage/` (compressed, cached by their hashed names).
  *
- * Set these variables in the Deno Deploy project:
+ * On Deno Deploy, provision a Deno KV database (the organization's
+ * Databases) and assign it to the app: `Deno.openKv()` opens it, one logical
+ * database per timeline (production, each Git branch, each preview), so a
+ * session opened on a preview is not one in production. Its transactions
+ * are strongly consistent across the app's isolates and regions: sessions
+ * and rate windows stay exact however many isolates serve the app.
+ *
+ * Set these variables on the app:
  * - `EDITOR_KEY_HASH`: the PHC string printed by `deno task editor hash-key`
  * - `EDITOR_KEYS` (optional): named editors, the JSON object whose entries
  *   `deno task editor hash-key --name <id>` prints
@@ -27,6 +34,7 @@
 import {
   createRouter,
   type Env,
+  lazyKv,
   runSchedule,
   warnMissingVariables,
 } from "@inpage/editor";
@@ -35,11 +43,10 @@ import { serveOverlayAsset } from "@inpage/editor/overlay";
 // The only site decision: the languages of src/content/pages/{language}/.
 const router = createRouter({ locales: ["en", "fr"] });
 
-// No path on Deno Deploy: the managed KV. Locally: a SQLite file.
-const kv = await Deno.openKv(Deno.env.get("EDITOR_KV_PATH"));
-
 const env: Env = {
-  RATE_LIMIT: kv,
+  // Opened by the first request that needs it. No path on Deno Deploy: the
+  // app's KV. Locally: a SQLite file.
+  RATE_LIMIT: lazyKv(() => Deno.openKv(Deno.env.get("EDITOR_KV_PATH"))),
   EDITOR_KEY_HASH: Deno.env.get("EDITOR_KEY_HASH"),
   EDITOR_KEYS: Deno.env.get("EDITOR_KEYS"),
   GITHUB_TOKEN: Deno.env.get("GITHUB_TOKEN"),
@@ -53,7 +60,10 @@ const env: Env = {
 // Once at start-up: the names of missing variables (never their values).
 warnMissingVariables(env);
 
-// Scheduled reviews, published every minute (locally: --unstable-cron).
+// Scheduled jobs are declared here, at the top level and before
+// Deno.serve: Deno Deploy finds the Deno.cron() calls of an app when it
+// deploys it. Scheduled reviews are published every minute (locally:
+// --unstable-cron).
 if (typeof Deno.cron === "function") {
   Deno.cron("inpage scheduled reviews", "* * * * *", async () => {
     await runSchedule(env);

@@ -1,6 +1,7 @@
-// The editor's four routes on Node 20 or later: a node:http server, the
-// rate windows and sessions in @deno/kv, and every key check in a worker
-// thread, so a login (about 350 ms of argon2) never stalls other requests.
+// The editor's routes and the overlay's files (/_inpage/) on Node 20 or
+// later: a node:http server, the rate windows and sessions in @deno/kv, and
+// every key check in a worker thread, so a login (about 350 ms of argon2)
+// never stalls other requests.
 //
 //   npx jsr add @inpage/editor && npm install @deno/kv@0.14.0
 //   EDITOR_KEY_HASH='$argon2id$…' GITHUB_TOKEN=… GITHUB_REPOSITORY=owner/site \
@@ -16,6 +17,7 @@ import { Readable } from "node:stream";
 import { Worker } from "node:worker_threads";
 import { openKv } from "@deno/kv";
 import { createRouter } from "@inpage/editor";
+import { serveOverlayAsset } from "@inpage/editor/overlay";
 
 const router = createRouter({ locales: ["en", "fr"] });
 
@@ -71,7 +73,8 @@ async function serve(req, res) {
     },
   );
   const info = { remoteAddr: { hostname: req.socket.remoteAddress } };
-  const response = await router.handle(request, env, info);
+  const response = await serveOverlayAsset(request) ??
+    await router.handle(request, env, info);
   const headers = {};
   response.headers.forEach((value, name) => {
     if (name !== "set-cookie") headers[name] = value;

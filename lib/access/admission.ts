@@ -18,7 +18,13 @@ import { now } from "../http/env.ts";
 import { AccessError } from "./access_error.ts";
 import { kvOf } from "./kv_binding.ts";
 import { peekSlot } from "./rate_window.ts";
-import { type Session, sessionIn, sessionKeys } from "./session.ts";
+import {
+  endedSessions,
+  endSessions,
+  type Session,
+  sessionIn,
+  sessionKeys,
+} from "./session.ts";
 import {
   BUDGETS,
   REFUSED_AGAIN_DELAY_MS,
@@ -101,6 +107,9 @@ export async function admit(
     if (peek.remembered) await holdRefusal();
     throw rateLimited(budget, peek.retryAfterSeconds);
   }
+  // A session refused because its editor is gone stays refused.
+  const ended = endedSessions(sessions, peek.also, env);
+  if (ended.length > 0) await endSessions(kvOf(env), ended);
   const session = sessionIn(peek.also, env);
   return {
     session,

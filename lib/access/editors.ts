@@ -4,9 +4,16 @@
  * `author`, who sends changes for review and never publishes), beside the plain site key of `EDITOR_KEY_HASH` (the
  * editor named `editor`). A named key is `<id>.<secret>`: the part before
  * its first `.` picks the one hash to verify, so a login costs one argon2
- * verification however many editors there are. A session remembers its
+ * verification however many editors there are (plus one decoy hash for each
+ * other cost among the configured hashes, when they differ: every login then
+ * costs the same, see `keyTarget`). A session remembers its
  * editor and a fingerprint of that editor's hash, so that removing an
  * editor, or changing their hash, ends their sessions and nobody else's.
+ *
+ * Names and emails hold no control or line-breaking character (C0, DEL,
+ * C1, U+2028, U+2029: `CONTROL_OR_BREAK`): they become commit authors and
+ * log text. This is the one reader of `EDITOR_KEYS`: `editor serve` and
+ * `editor hash-key --name` check entries with it too.
  *
  * A malformed `EDITOR_KEYS` fails closed, as a missing key configuration
  * does: every login is refused (after the same work) and no session is
@@ -16,8 +23,13 @@
  */
 
 import { sha256Hex } from "../digest.ts";
+import { CONTROL_OR_BREAK, jsonLine } from "../encoding/text.ts";
 import type { Env } from "../http/env.ts";
-import { type KeyHashParams, parseKeyHash } from "./site_key.ts";
+import {
+  DEFAULT_KEY_PARAMS,
+  type KeyHashParams,
+  parseKeyHash,
+} from "./site_key.ts";
 import { AccessError } from "./access_error.ts";
 
 /**
@@ -69,9 +81,8 @@ export const EDITOR_NAME_MAX = 100;
 /** Longest editor email, in characters. */
 export const EDITOR_EMAIL_MAX = 254;
 const EMAIL = /^[^\s<>@,;"'\\]+@[^\s<>@,;"'\\]+$/;
-// Control characters, and what would break a git ident line.
-// deno-lint-ignore no-control-regex
-const NAME_REFUSED = /[\x00-\x1f\x7f<>]/;
+/** What would break a git ident line, beside {@linkcode CONTROL_OR_BREAK}. */
+const IDENT_REFUSED = /[<>]/;
 
 /** A named editor as configured: identity, hash and session fingerprint. */
 interface NamedEditor extends EditorIdentity {
@@ -132,7 +143,8 @@ function parse(raw: unknown): EditorKeys {
   }
   const editors = new Map<string, NamedEditor>();
   for (const [id, entry] of Object.entries(value)) {
-    const shown = JSON.stringify(id.slice(0, 40));
+    // On one line whatever the id holds: the problem is printed at start.
+    const shown = jsonLine(id.slice(0, 40));
     if (!EDITOR_ID.test(id)) {
       return refuse(`EDITOR_KEYS: the id ${shown} is not [a-z0-9-]{1,32}`);
     }
@@ -153,18 +165,21 @@ function parse(raw: unknown): EditorKeys {
     }
     if (
       typeof name !== "string" || name.trim() === "" ||
-      name.length > EDITOR_NAME_MAX || NAME_REFUSED.test(name) ||
+      name.length > EDITOR_NAME_MAX || CONTROL_OR_BREAK.test(name) ||
+      IDENT_REFUSED.test(name) ||
       !/[\p{L}\p{N}]/u.test(name)
     ) {
       return refuse(
-        `EDITOR_KEYS: the name of ${shown} must be 1 to ${EDITOR_NAME_MAX} characters with a letter or digit, without control characters, < or >`,
+        `EDITOR_KEYS: the name of ${shown} must be 1 to ${EDITOR_NAME_MAX} characters with a letter or digit, without control or line-breaking characters, < or >`,
       );
     }
     if (
       typeof email !== "string" || email.length > EDITOR_EMAIL_MAX ||
-      !EMAIL.test(email)
+      !EMAIL.test(email) || CONTROL_OR_BREAK.test(email)
     ) {
-      return refuse(`EDITOR_KEYS: the email of ${shown} is not an address`);
+      return refuse(
+        `EDITOR_KEYS: the email of ${shown} is not an address (one line, without control characters)`,
+      );
     }
     if (
       role !== undefined && !EDITOR_ROLES.includes(role as EditorRole)
@@ -214,6 +229,15 @@ export interface KeyTarget {
   decoy: KeyHashParams | undefined;
   /** Why every login is refused, for the log, when it is. */
   refused: string | undefined;
+  /**
+   * The other costs to pay as decoys after the verification: one per cost
+   * among the configured hashes (`EDITOR_KEY_HASH` and every named editor's)
+   * other than the verified hash's own. Every login then computes one hash
+   * of each cost, whichever hash its key names, so no id can be told from
+   * an unknown one by timing, whatever the costs; with one cost (every hash
+   * made with the same parameters), none.
+   */
+  also: KeyHashParams[];
 }
 
 /**
@@ -242,8 +266,15 @@ export function keyTarget(key: string, env: Env): KeyTarget {
       hash: undefined,
       decoy: undefined,
       refused: `${keys.problem}: every login is refused`,
+      also: [],
     };
   }
+  const plain = env.EDITOR_KEY_HASH || undefined;
+  const plainParams = parseKeyHash(plain);
+  const costs = distinctCosts([
+    ...(plainParams ? [plainParams] : []),
+    ...[...keys.editors.values()].map((editor) => editor.params),
+  ]);
   const dot = key.indexOf(".");
   const named = dot > 0 ? keys.editors.get(key.slice(0, dot)) : undefined;
   if (named) {
@@ -252,17 +283,51 @@ export function keyTarget(key: string, env: Env): KeyTarget {
       hash: named.hash,
       decoy: undefined,
       refused: undefined,
+      also: othersThan(costs, named.params),
     };
   }
   const first = keys.editors.values().next().value;
   return {
     editor: PLAIN_EDITOR,
-    hash: env.EDITOR_KEY_HASH || undefined,
+    hash: plain,
     decoy: first?.params,
-    refused: env.EDITOR_KEY_HASH || first ? undefined : (
+    refused: plain || first ? undefined : (
       "EDITOR_KEY_HASH is not set: every login is refused"
     ),
+    also: othersThan(
+      costs,
+      plainParams ?? first?.params ?? DEFAULT_KEY_PARAMS,
+    ),
   };
+}
+
+/** The same cost: memory, iterations and lanes. */
+function sameCost(a: KeyHashParams, b: KeyHashParams): boolean {
+  return a.memory === b.memory && a.iterations === b.iterations &&
+    a.parallelism === b.parallelism;
+}
+
+/** Each cost once, in the order first met. */
+function distinctCosts(all: readonly KeyHashParams[]): KeyHashParams[] {
+  const costs: KeyHashParams[] = [];
+  for (const params of all) {
+    if (!costs.some((cost) => sameCost(cost, params))) {
+      costs.push({
+        memory: params.memory,
+        iterations: params.iterations,
+        parallelism: params.parallelism,
+      });
+    }
+  }
+  return costs;
+}
+
+/** The costs but the verified hash's own. */
+function othersThan(
+  costs: readonly KeyHashParams[],
+  own: KeyHashParams,
+): KeyHashParams[] {
+  return costs.filter((cost) => !sameCost(cost, own));
 }
 
 /**

@@ -89,6 +89,18 @@ function recall(
   return entries;
 }
 
+/**
+ * Forgets what this process last saw of some entries (sessions deleted), so
+ * that no later take relies on them unread.
+ *
+ * @param kv the store
+ * @param keys the entries' keys
+ */
+export function forgetSeen(kv: KvStore, keys: readonly KvKey[]): void {
+  const seen = lastSeen.get(kv);
+  for (const key of keys) seen?.delete(JSON.stringify(key));
+}
+
 /** The map a store has in `maps`, made on first use. */
 function mapOf<V>(
   maps: WeakMap<KvStore, Map<string, V>>,

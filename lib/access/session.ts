@@ -22,6 +22,7 @@ import type { Env, KvEntry, KvKey, KvStore } from "../http/env.ts";
 import { now } from "../http/env.ts";
 import { isCrossSite } from "./cross_site.ts";
 import { getEntries, retryBusy } from "./kv_binding.ts";
+import { forgetSeen } from "./rate_window.ts";
 import { randomToken } from "./random_token.ts";
 import { COOKIE_HEADER_MAX, SESSION_SECONDS } from "../limits.ts";
 import { EDIT_COOKIE, SESSION_COOKIE } from "../wire/names.ts";
@@ -81,6 +82,7 @@ export async function openSession(
 /**
  * Whether the request carries a valid session: same site, a well-formed
  * token, found, not expired, and opened under its editor's current key hash.
+ * A session ended because of its editor is deleted ({@linkcode endedSessions}).
  *
  * @param kv the store
  * @param request the incoming request
@@ -94,7 +96,10 @@ export async function hasSession(
 ): Promise<boolean> {
   const keys = sessionKeys(request, env);
   if (keys.length === 0) return false;
-  return sessionIn(await getEntries(kv, keys), env) !== undefined;
+  const entries = await getEntries(kv, keys);
+  const ended = endedSessions(keys, entries, env);
+  if (ended.length > 0) await endSessions(kv, ended);
+  return sessionIn(entries, env) !== undefined;
 }
 
 /**
@@ -137,6 +142,51 @@ export function sessionIn(
     }
   }
   return undefined;
+}
+
+/**
+ * The sessions among the entries read at {@linkcode sessionKeys} that have
+ * ended because of their editor: not expired, but their editor is no longer
+ * configured, or is configured with another key hash. They are to be
+ * deleted ({@linkcode endSessions}), so that putting the same entry back (an
+ * undo, a rollback, an older environment deployed again) does not bring
+ * them back: removing an editor ends their sessions for good.
+ *
+ * Only called with the keys a well-formed key configuration gives (a
+ * malformed `EDITOR_KEYS` names no session to read): a configuration error
+ * refuses every session, and deletes none.
+ *
+ * @param keys the keys read
+ * @param entries the entries, in the order of `keys`
+ * @param env the host's variables
+ * @returns the keys of the sessions to delete
+ */
+export function endedSessions(
+  keys: readonly KvKey[],
+  entries: readonly KvEntry<unknown>[],
+  env: Env,
+): KvKey[] {
+  const time = now(env);
+  return keys.filter((_, index) => {
+    const stored = entries[index]?.value as Partial<StoredSession> | null;
+    return stored !== null && typeof stored === "object" &&
+      typeof stored.expiresAt === "number" && stored.expiresAt > time &&
+      editorOfSession(stored.editor, stored.key, env) === undefined;
+  });
+}
+
+/**
+ * Deletes sessions, and what this process remembers of them.
+ *
+ * @param kv the store
+ * @param keys the sessions' keys
+ */
+export async function endSessions(
+  kv: KvStore,
+  keys: readonly KvKey[],
+): Promise<void> {
+  forgetSeen(kv, keys);
+  await Promise.all(keys.map((key) => retryBusy(() => kv.delete(key))));
 }
 
 /**

@@ -173,6 +173,13 @@ export interface KeyCheckOptions {
    * default `DEFAULT_KEY_PARAMS` (see `keyTarget` for named editors).
    */
   decoy?: KeyHashParams | undefined;
+  /**
+   * More costs to pay, each as one decoy hash computed after the real one
+   * in the same slot, so that every login costs the same whichever hash
+   * its key names (see `keyTarget`: one per other cost among the
+   * configured hashes).
+   */
+  also?: readonly KeyHashParams[] | undefined;
 }
 
 /**
@@ -248,17 +255,19 @@ export async function verifyKey(
   }
   running++;
   verifications++;
-  lastCost = {
-    memory: target.memory,
-    iterations: target.iterations,
-    parallelism: target.parallelism,
-  };
+  const pads = (options.also ?? []).map((params) => decoy(params));
+  lastWork = [target, ...pads].map(costOf);
   try {
+    const password = key.normalize("NFC");
     const [computed, { constantTimeEqual }] = await Promise.all([
-      argon2(key.normalize("NFC"), target, options),
+      argon2(password, target, options),
       loadConstantTime(),
     ]);
-    return constantTimeEqual(computed, target.hash) && parsed !== undefined;
+    const matches = constantTimeEqual(computed, target.hash) &&
+      parsed !== undefined;
+    // The other costs, whatever the answer: the same work for every key.
+    for (const pad of pads) await argon2(password, pad, options);
+    return matches;
   } finally {
     running--;
     waiting.shift()?.();
@@ -359,18 +368,37 @@ export function verificationCount(): number {
   return verifications;
 }
 
-let lastCost: KeyHashParams | undefined;
+let lastWork: KeyHashParams[] = [];
+
+function costOf(params: KeyHashParams): KeyHashParams {
+  return {
+    memory: params.memory,
+    iterations: params.iterations,
+    parallelism: params.parallelism,
+  };
+}
 
 /**
- * The argon2id cost of the last key verification this process started: a
- * missing or unreadable key hash is checked against a decoy of the default
- * cost, so it takes the same work as a real one.
+ * The argon2id cost of the hash the last key verification of this process
+ * checked the key against: a missing or unreadable key hash is checked
+ * against a decoy of the default cost, so it takes the same work as a real
+ * one.
  *
  * @returns the memory, iterations and parallelism used, or `undefined`
  *   before the first verification
  */
 export function lastVerificationCost(): KeyHashParams | undefined {
-  return lastCost;
+  return lastWork[0];
+}
+
+/**
+ * Every argon2id hash the last key verification of this process computed,
+ * by cost: the one checked first, then the decoys of `also`.
+ *
+ * @returns the costs, in the order computed (empty before the first)
+ */
+export function lastVerificationWork(): KeyHashParams[] {
+  return lastWork.map(costOf);
 }
 
 function decoy(params: KeyHashParams = DEFAULT_KEY_PARAMS): ParsedKeyHash {

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { jsonLine } from "../encoding/text.ts";
 import type { Repository } from "../repository/repository.ts";
 
 /** A key in a Deno KV store. */
@@ -158,7 +159,7 @@ export type Handler = (context: RouteContext) => Promise<Response>;
  * @param message what happened, in sentence case (never a secret)
  */
 export function logNotice(env: Env, message: string): void {
-  const line = JSON.stringify({ time: new Date().toISOString(), message });
+  const line = jsonLine({ time: new Date().toISOString(), message });
   try {
     (env.EDITOR_LOG ?? console.log)(line);
   } catch {

@@ -14,8 +14,7 @@ import {
   unauthorized,
 } from "./http_error.ts";
 import { jsonResponse } from "./json_response.ts";
-import { FormError } from "./multipart.ts";
-import { BodyIdleError } from "./read_capped.ts";
+import { BodyIdleError, FormError } from "./body_errors.ts";
 import { PageRuleError } from "../pages/page_rule_error.ts";
 import { ImageFormatError } from "../images/image_format_error.ts";
 import { ImageNameError } from "../images/image_name.ts";

@@ -1,11 +1,15 @@
 /**
  * One JSON log line per request. Never a key, token, cookie or page content:
  * callers pass only the fields below, and `detail` is written by the package.
+ * Every line is one line for every reader: U+2028, U+2029, U+0085 (and DEL,
+ * the C1 controls) are written as `\u` escapes, as JSON already writes the
+ * C0 controls (a detail may quote text a client chose).
  *
  * @module
  */
 
 import type { Env } from "./env.ts";
+import { jsonLine } from "../encoding/text.ts";
 
 /** The fields of a request's log line. */
 export interface LogFields {
@@ -34,7 +38,7 @@ export interface LogFields {
  * @param fields what happened
  */
 export function logRequest(env: Env, fields: LogFields): void {
-  const line = JSON.stringify({
+  const line = jsonLine({
     time: new Date().toISOString(),
     ...fields,
     ms: Math.round(fields.ms * 10) / 10,

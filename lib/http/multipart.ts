@@ -14,6 +14,9 @@
  */
 
 import { BodyIdleError, declaredLength, readWithin } from "./read_capped.ts";
+import { FormError } from "./body_errors.ts";
+
+export { FormError };
 import {
   indexOfBytes,
   type Needle,
@@ -28,36 +31,6 @@ import {
   FORM_NAME_MAX,
   FORM_PADDING_MAX,
 } from "../limits.ts";
-
-/**
- * An upload form refused: `too_large` when the body or the file is over its
- * cap, `malformed` when the form cannot be read.
- *
- * @example
- * ```ts
- * import { FormError } from "./multipart.ts";
- * import assert from "node:assert/strict";
- *
- * const error = new FormError("too_large", "File part over 10 bytes");
- * assert.equal(error.code, "too_large");
- * ```
- */
-export class FormError extends Error {
-  /** What is wrong with the form. */
-  readonly code: "too_large" | "malformed";
-
-  /**
-   * Creates the error.
-   *
-   * @param code what is wrong with the form
-   * @param message the detail, for logs
-   */
-  constructor(code: "too_large" | "malformed", message: string) {
-    super(message);
-    this.name = "FormError";
-    this.code = code;
-  }
-}
 
 /** What the upload route receives from the form. */
 export interface UploadForm {

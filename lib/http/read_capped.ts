@@ -21,6 +21,9 @@
  */
 
 import { concatBytes } from "../encoding/bytes.ts";
+import { BodyIdleError } from "./body_errors.ts";
+
+export { BodyIdleError };
 /** Thrown by `readCapped` the moment more bytes than the cap have arrived. */
 export class BodyTooLargeError extends Error {
   /** The cap that was exceeded, in bytes. */
@@ -53,27 +56,6 @@ export class BodyUnreadableError extends Error {
   constructor(detail: string, options?: ErrorOptions) {
     super(detail, options);
     this.name = "BodyUnreadableError";
-  }
-}
-
-/**
- * Thrown by `readCapped` (and the upload form's reader) when no byte of the
- * body has arrived for `idleMs`: a client that stops sending midway is cut
- * off instead of holding its request open.
- */
-export class BodyIdleError extends Error {
-  /** How long the body was silent, in milliseconds. */
-  readonly idleMs: number;
-
-  /**
-   * Creates the error.
-   *
-   * @param idleMs how long nothing arrived, in milliseconds
-   */
-  constructor(idleMs: number) {
-    super(`No byte of the body for ${idleMs} ms`);
-    this.name = "BodyIdleError";
-    this.idleMs = idleMs;
   }
 }
 

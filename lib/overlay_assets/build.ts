@@ -14,6 +14,10 @@
  * - `manifest.json` lists the files with their ETag, their encodings, and
  *   which parts every editor loads (the entry and what it imports
  *   statically) and which load lazily.
+ * - `files.ts` holds the manifest and the compressed copies (base64) as a
+ *   module, which `serve.ts` imports when a first file is asked for: every
+ *   host reaches the files through its module loader (a bundler included),
+ *   with no file system or `fetch` of the package's own files.
  *
  * @module
  */
@@ -79,6 +83,55 @@ function importsOf(text: string): { static: string[]; dynamic: string[] } {
     else if (match[2] !== undefined) found.static.push(match[2]);
   }
   return found;
+}
+
+/** The module of the built files, beside them (see {@linkcode filesModule}). */
+const FILES_MODULE = "files.ts";
+
+/**
+ * The source of `files.ts`: the manifest, and each file's compressed copies
+ * in base64 by their stored names (`{name}.br`, `{name}.gz`; `{name}` itself
+ * only for a file without a gzip copy, whose bytes are otherwise the gzip
+ * copy's, unpacked when a client accepts no encoding).
+ */
+async function filesModule(
+  outDir: string,
+  manifest: OverlayManifest,
+): Promise<string> {
+  const files: Record<string, string> = {};
+  for (const [name, { encodings }] of Object.entries(manifest.files)) {
+    const stored = encodings.map((encoding) =>
+      `${name}.${encoding === "br" ? "br" : "gz"}`
+    );
+    if (!encodings.includes("gzip")) stored.push(name);
+    for (const file of stored) {
+      files[file] = btoa(
+        Array.from(
+          await Deno.readFile(`${outDir}/${file}`),
+          (byte) => String.fromCharCode(byte),
+        ).join(""),
+      );
+    }
+  }
+  return [
+    "// Made by `deno task build` (lib/overlay_assets/build.ts); do not edit.",
+    "// The overlay's manifest and built files for lib/overlay_assets/serve.ts.",
+    "",
+    "/** The manifest, as manifest.json beside this module. */",
+    "export const MANIFEST: {",
+    "  loader: string;",
+    "  entry: string;",
+    "  eager: string[];",
+    "  lazy: string[];",
+    '  files: Record<string, { etag: string; encodings: ("br" | "gzip")[] }>;',
+    `} = ${JSON.stringify(manifest)};`,
+    "",
+    "/** Each stored file in base64, by name. */",
+    `export const FILES: Readonly<Record<string, string>> = ${
+      JSON.stringify(files, null, 1)
+    };`,
+    "",
+  ].join("\n");
 }
 
 /** A part `deno bundle` split off, named `{name}-{8 letters or digits}.js`. */
@@ -246,6 +299,10 @@ export async function build(
     await Deno.writeTextFile(
       `${outDir}/manifest.json`,
       JSON.stringify(manifest, null, 2) + "\n",
+    );
+    await Deno.writeTextFile(
+      `${outDir}/${FILES_MODULE}`,
+      await filesModule(outDir, manifest),
     );
     return manifest;
   } finally {

@@ -11,10 +11,16 @@
  *   browser asks for it once. The loader is `no-cache` with an `ETag`: the
  *   browser asks each time and gets 304 without a body while it is the same.
  * - Another name under `/_inpage/` is 404 `{ "error": "not_found" }`.
+ * - A file is answered by its path alone: the query is ignored. The overlay
+ *   imports a lazy part again after a failed fetch as `{part}?retry={n}`,
+ *   since a browser may keep the failed fetch of a URL; it gets the same
+ *   bytes, tag and cache header.
  *
- * The files are read next to this module with `fetch`, so this works
- * whether the package runs from a checkout (`file:`) or from a registry
- * (`https:`), and it uses no `Deno.*` API.
+ * The files come from `overlay/dist/files.ts`, a module the build writes
+ * beside them and this one imports when a first file is asked for: no file
+ * system, no `fetch` of the package's own files, no host API. So the same
+ * code serves them on Deno, Node 20+, Bun and workerd, from a checkout or
+ * from the published package, bundled or not.
  *
  * ```ts
  * import { serveOverlayAsset } from "./serve.ts";
@@ -59,26 +65,43 @@ export const OVERLAY_PREFIX = "/_inpage/";
  */
 export const IMMUTABLE = "public, max-age=31536000, immutable";
 
-interface Manifest {
-  loader: string;
-  entry: string;
-  eager: string[];
-  lazy: string[];
-  files: Record<string, { etag: string; encodings: Encoding[] }>;
-}
-
 type Encoding = "br" | "gzip";
 
-const DIST = new URL("../../overlay/dist/", import.meta.url);
+type Built = typeof import("../../overlay/dist/files.ts");
+
+let built: Promise<Built> | undefined;
+
+/**
+ * The built files' module, imported once, when a first file or the entry's
+ * name is asked for: a process that serves no editor never parses it.
+ */
+function builtFiles(): Promise<Built> {
+  built ??= import("../../overlay/dist/files.ts");
+  built.catch(() => built = undefined);
+  return built;
+}
+
+function loadManifest(): Promise<Built["MANIFEST"]> {
+  return builtFiles().then(({ MANIFEST }) => MANIFEST);
+}
 
 const cache = new Map<string, Promise<Uint8Array<ArrayBuffer>>>();
 
+/**
+ * The bytes of a stored file (`{name}.br`, `{name}.gz`) or of a built file
+ * itself, which is the gzip copy unpacked when only that copy is stored.
+ */
 function load(file: string): Promise<Uint8Array<ArrayBuffer>> {
   let bytes = cache.get(file);
   if (!bytes) {
-    bytes = fetch(new URL(file, DIST)).then(async (response) => {
-      if (!response.ok) throw new Error(`${file}: ${response.status}`);
-      return new Uint8Array(await response.arrayBuffer());
+    bytes = builtFiles().then(async ({ FILES }) => {
+      const stored = Object.hasOwn(FILES, file) ? FILES[file] : undefined;
+      if (stored !== undefined) return fromBase64(stored);
+      const gzip = await load(`${file}.gz`);
+      const unpacked = new Blob([gzip]).stream().pipeThrough(
+        new DecompressionStream("gzip"),
+      );
+      return new Uint8Array(await new Response(unpacked).arrayBuffer());
     });
     bytes.catch(() => cache.delete(file));
     cache.set(file, bytes);
@@ -86,16 +109,11 @@ function load(file: string): Promise<Uint8Array<ArrayBuffer>> {
   return bytes;
 }
 
-let manifest: Promise<Manifest> | undefined;
-
-function loadManifest(): Promise<Manifest> {
-  if (!manifest) {
-    manifest = load("manifest.json").then((bytes) =>
-      JSON.parse(new TextDecoder().decode(bytes)) as Manifest
-    );
-    manifest.catch(() => manifest = undefined);
-  }
-  return manifest;
+function fromBase64(text: string): Uint8Array<ArrayBuffer> {
+  const binary = atob(text);
+  const bytes = new Uint8Array(binary.length);
+  for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes;
 }
 
 /**
@@ -246,13 +264,17 @@ export async function serveOverlayAsset(
       : name,
   );
   if (encoding !== undefined) headers["content-encoding"] = encoding;
-  return new Response(request.method === "HEAD" ? null : bytes, {
+  const init: ResponseInit & { encodeBody?: "manual" } = {
     headers: {
       ...headers,
       "content-type": "text/javascript; charset=utf-8",
       "content-length": String(bytes.byteLength),
     },
-  });
+  };
+  // workerd compresses a body in the content-encoding its answer names
+  // unless told the body is compressed already; other hosts ignore this.
+  if (encoding !== undefined) init.encodeBody = "manual";
+  return new Response(request.method === "HEAD" ? null : bytes, init);
 }
 
 /**

@@ -444,7 +444,8 @@ function hasAngle(text: string, start: number, end: number): boolean {
 
 /**
  * The allowed tag name written at `text.slice(start, end)`, if it is one:
- * `a b strong i em u s small sub sup br p ul ol li`.
+ * a name of {@linkcode MARKUP_TAGS}, read without making a string (a test
+ * keeps the two the same).
  */
 function allowedName(
   text: string,
@@ -490,8 +491,54 @@ function allowedName(
   return undefined;
 }
 
+/**
+ * The tags a rich text string may hold: the allowlist this rule reads (with
+ * {@linkcode MARKUP_ATTRIBUTES}), for the browser code that must keep to it
+ * too (the overlay's rich text, before anything goes into the page).
+ *
+ * @example
+ * ```ts
+ * import { isSafeMarkup, MARKUP_TAGS } from "./markup_rule.ts";
+ *
+ * console.assert(MARKUP_TAGS.every((tag) =>
+ *   isSafeMarkup(tag === "br" ? "<br>" : tag === "li" ? "<ul><li></li></ul>" : `<${tag}></${tag}>`)
+ * ));
+ * ```
+ */
+export const MARKUP_TAGS: readonly string[] = Object.freeze([
+  "a",
+  "b",
+  "strong",
+  "i",
+  "em",
+  "u",
+  "s",
+  "small",
+  "sub",
+  "sup",
+  "br",
+  "p",
+  "ul",
+  "ol",
+  "li",
+]);
+
+/**
+ * The attributes a tag of {@linkcode MARKUP_TAGS} may carry: `href` (the
+ * link rule) and `title`, on `a` alone.
+ *
+ * @example
+ * ```ts
+ * import { MARKUP_ATTRIBUTES } from "./markup_rule.ts";
+ *
+ * console.assert(MARKUP_ATTRIBUTES.a?.join() === "href,title");
+ * ```
+ */
+export const MARKUP_ATTRIBUTES: Readonly<Record<string, readonly string[]>> =
+  Object.freeze({ a: Object.freeze(["href", "title"]) });
+
 /** The allowed tags, as a failure names them. */
-const ALLOWED_TAGS = "allowed: a b strong i em u s small sub sup br p ul ol li";
+const ALLOWED_TAGS = `allowed: ${MARKUP_TAGS.join(" ")}`;
 
 /**
  * A tag or attribute name as written, for a failure: at most 32 characters,

@@ -19,7 +19,9 @@
  * - `media`: an image name, side or alt not allowed; `link`: a link not
  *   allowed (under a link key, in rich text, in a markdown target, or a
  *   string that is itself a `javascript:` URL under any key); `markup`:
- *   markup outside the allowlist; `number`: a number too large to write.
+ *   markup outside the allowlist; `number`: a number too large to write;
+ * - `template`: template syntax (`{{`, `{%`, `{#`) in a key or string, when
+ *   the site refuses it (`templateSyntax: "refuse"`).
  */
 export type PageRuleCode =
   | "json"
@@ -33,7 +35,8 @@ export type PageRuleCode =
   | "media"
   | "link"
   | "markup"
-  | "number";
+  | "number"
+  | "template";
 
 /** The former name of {@linkcode PageRuleCode}. */
 export type PageRuleReason = PageRuleCode;

@@ -48,6 +48,8 @@
  *   even a character reference).
  * - Numbers are finite: `1e999` parses to `Infinity`, which would be written
  *   as `null`, so it is refused.
+ * - When the site refuses template syntax (`templateSyntax: "refuse"`), no
+ *   string and no key holds `{{`, `{%` or `{#` (`template_rule.ts`).
  *
  * The byte cap on content belongs to the route, which checks it first.
  *
@@ -88,6 +90,11 @@ import {
 } from "./markup_rule.ts";
 import { imageNameProblem } from "./media_rule.ts";
 import {
+  refusesTemplateSyntax,
+  type TemplateSyntax,
+  templateSyntaxIn,
+} from "./template_rule.ts";
+import {
   IMAGE_SIDE_MAX,
   IMAGE_SIDE_MIN,
   PAGE_DEPTH_MAX,
@@ -127,6 +134,8 @@ const MAY_HOLD_MARKUP = 2;
 const HOLDS_COLON = 4;
 /** A `]`, which a markdown link or reference definition needs. */
 const HOLDS_BRACKET = 8;
+/** A `{`, which template syntax needs (`{{`, `{%`, `{#`). */
+const HOLDS_BRACE = 16;
 /** What makes a string worth the checks of text under any key. */
 const MAY_HOLD_URL = HOLDS_COLON | MAY_HOLD_MARKUP | HOLDS_BRACKET;
 /** Strings up to this length are looked at one character at a time. */
@@ -143,6 +152,8 @@ const LOW_FLAGS = Uint8Array.from(
       ? HOLDS_COLON
       : code === 0x5d
       ? HOLDS_BRACKET
+      : code === 0x7b
+      ? HOLDS_BRACE
       : 0,
 );
 
@@ -174,8 +185,9 @@ function sanitiseChanged(text: string): string {
  * What a key or string needs: sanitising (it holds a C0 control but tab and
  * line feed, DEL, a C1 control, or a code point from U+0300, which may be a
  * surrogate or change under NFC), a markup check (it holds `<` or `&`), a
- * count of its `:`, a look for markdown links (it holds `]`). One flag for
- * each, or 0 when it is written as parsed and no rule reads it.
+ * count of its `:`, a look for markdown links (it holds `]`), a look for
+ * template syntax (it holds `{`). One flag for each, or 0 when it is written
+ * as parsed and no rule reads it.
  */
 function lookAt(text: string): number {
   if (text.length <= SHORT_TEXT) {
@@ -194,6 +206,7 @@ function lookAt(text: string): number {
   if (text.includes("<") || text.includes("&")) flags |= MAY_HOLD_MARKUP;
   if (text.includes(":")) flags |= HOLDS_COLON;
   if (text.includes("]")) flags |= HOLDS_BRACKET;
+  if (text.includes("{")) flags |= HOLDS_BRACE;
   return flags;
 }
 
@@ -210,6 +223,8 @@ function lookAt(text: string): number {
  *
  * @param content the whole page file, as text
  * @param most how many problems to collect before stopping
+ * @param options the site's own rules: `templateSyntax: "refuse"` refuses
+ *   `{{`, `{%` and `{#` in every string and key (`template_rule.ts`)
  * @returns the text to write: the sanitised page as indented JSON and a final
  *   line feed
  * @throws {PageRuleError} with `at` and `code` of the first problem and
@@ -218,6 +233,7 @@ function lookAt(text: string): number {
 export function pageRules(
   content: string,
   most: number = PAGE_PROBLEMS_MAX,
+  options: PageRuleOptions = {},
 ): string {
   let parsed: unknown;
   try {
@@ -238,7 +254,10 @@ export function pageRules(
       }, not an object`,
     );
   }
-  const walk = new PageWalk(most);
+  const walk = new PageWalk(
+    most,
+    refusesTemplateSyntax(options.templateSyntax),
+  );
   let page: Record<string, unknown> = parsed;
   try {
     page = walk.object(parsed, undefined, 1);
@@ -259,6 +278,12 @@ export function pageRules(
     throw refusal(content, [found, duplicates, numbers], most);
   }
   return JSON.stringify(page, null, 2) + "\n";
+}
+
+/** The rules a site adds to the page rules. */
+export interface PageRuleOptions {
+  /** `"refuse"`: template syntax is refused in every string and key. */
+  readonly templateSyntax?: TemplateSyntax | undefined;
 }
 
 /** Thrown inside the walk to end it; never leaves {@linkcode pageRules}. */
@@ -404,6 +429,8 @@ class PageWalk {
   /** The role of each sanitised name met (`attribute_rule.ts`). */
   readonly #roles = new Map<string, number>();
   readonly #most: number;
+  /** Whether template syntax is refused. */
+  readonly #templates: boolean;
   #values = 1;
   /** The problems found, in the walk's order. */
   readonly problems: PageProblem[] = [];
@@ -412,8 +439,9 @@ class PageWalk {
   /** The `:` in the keys and strings seen. */
   colons = 0;
 
-  constructor(most: number) {
+  constructor(most: number, templates: boolean) {
     this.#most = most;
+    this.#templates = templates;
   }
 
   /** While an object's keys are checked: problems wait for their member. */
@@ -552,6 +580,9 @@ class PageWalk {
           ? value
           : this.#cleanString(value, flags, place, key);
         if (clean === undefined) return value;
+        if (this.#templates && (flags & HOLDS_BRACE) !== 0) {
+          this.#checkTemplate(clean, place, key, "string");
+        }
         if (role === ID_KEY) this.#checkId(clean, place, key);
         else if (role === HREF_KEY || (role === URL_VALUED && !inImage)) {
           this.#checkHref(clean, place, key);
@@ -651,6 +682,30 @@ class PageWalk {
     }
   }
 
+  /**
+   * The template-syntax rule (`template_rule.ts`), on a string or a key
+   * the site's templates could run.
+   *
+   * @returns whether it passed
+   */
+  #checkTemplate(
+    text: string,
+    place: Place | undefined,
+    key: string | number,
+    what: "string" | "key",
+  ): boolean {
+    const syntax = templateSyntaxIn(text);
+    if (syntax === undefined) return true;
+    this.#report(
+      pointer(place, key),
+      "template",
+      `${what} ${
+        shownValue(text)
+      } holds template syntax (${syntax}): the site renders strings as templates, where it would run`,
+    );
+    return false;
+  }
+
   /** The role of a sanitised key name (`attribute_rule.ts`), remembered. */
   #roleOf(name: string): number {
     let role = this.#roles.get(name);
@@ -742,6 +797,10 @@ class PageWalk {
       this.#report(pointer(place, key), "key", problem);
       return name;
     }
+    if (
+      this.#templates && (flags & HOLDS_BRACE) !== 0 &&
+      !this.#checkTemplate(name, place, key, "key")
+    ) return name;
     // A key with a `:` is looked at each time, so that every `:` is counted.
     if ((flags & HOLDS_COLON) === 0) this.#names.set(key, name);
     return name;

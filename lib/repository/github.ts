@@ -129,9 +129,15 @@ export function createGitHubRepository(options: GitHubOptions): Repository {
     repo: contents.repo,
     branch: parsed.branch,
     timeoutMs: parsed.timeoutMs,
-    versionAt: async (path, ref) =>
-      (await contents.readRef(path, ref, `the version of ${path} on ${ref}`))
-        ?.version ?? "",
+    versionAt: async (path, ref) => {
+      const what = `the version of ${path} on ${ref}`;
+      const file = await contents.readRef(path, ref, what);
+      // A symbolic link is never replaced by a publish, nor taken as absent.
+      if (file === "link") {
+        throw http.unavailable(`GitHub answered ${what} with a symbolic link`);
+      }
+      return file?.version ?? "";
+    },
   });
   // A one-file write moves the branch: the next commit starts from there.
   contents.onCommit = (branch, commit) => data.moved(branch, commit);
@@ -174,6 +180,8 @@ class GitHubContents {
   readonly #versions = new Map<string, string>();
   /** Files as read, by the `ETag` of their answer (a 304 names them). */
   readonly #files = new Map<string, RepositoryFile>();
+  /** Commits known to be on the branch's history (it only grows). */
+  readonly #onBranch = new Set<string>();
 
   constructor(options: ParsedGitHubOptions, http: GitHubTransport) {
     this.#http = http;
@@ -235,21 +243,87 @@ class GitHubContents {
     return { content, version: gitBlobSha(content) };
   }
 
-  read(path: string): Promise<RepositoryFile | null> {
-    return this.readRef(path, this.#branch, `the read of ${path}`);
+  async read(path: string): Promise<RepositoryFile | null> {
+    const what = `the read of ${path}`;
+    const file = await this.readRef(path, this.#branch, what);
+    if (file === "link") {
+      throw this.#http.unavailable(
+        `GitHub answered ${what} with a symbolic link`,
+      );
+    }
+    return file;
   }
 
   async readAt(path: string, commit: string): Promise<RepositoryFile | null> {
     if (typeof commit !== "string" || !BLOB_SHA.test(commit)) return null;
-    // An unknown commit is 404 (`No commit found for the ref …`), as is a
-    // file that commit did not have: `null` either way.
+    // Only the branch's own history: not another branch, not a tag.
+    if (!await this.isOnBranch(commit)) return null;
+    return await this.readPast(path, commit);
+  }
+
+  /**
+   * A file at a commit of the branch's history. An unknown commit is 404
+   * (`No commit found for the ref …`), as is a file that commit did not
+   * have: `null` either way; a symbolic link then is `null` too (never its
+   * target's text).
+   */
+  async readPast(path: string, commit: string): Promise<RepositoryFile | null> {
     const file = await this.readRef(
       path,
       commit,
       `the read of ${path} at ${commit}`,
     );
+    if (file === "link") return null;
     if (file) this.remember(commit, path, file.version);
     return file;
+  }
+
+  /**
+   * Whether a commit is on the branch's history: GitHub's compare API,
+   * `{branch}...{commit}`, answers `behind` (or `identical`) with the commit
+   * itself as the merge base. An annotated tag's id is peeled to its
+   * commit there, another id: not one. Answers found so are kept.
+   */
+  async isOnBranch(commit: string): Promise<boolean> {
+    if (this.#onBranch.has(commit)) return true;
+    const what = `the comparison of ${commit} with the branch`;
+    const signal = AbortSignal.timeout(this.#timeoutMs);
+    const response = await this.#http.request({
+      what,
+      method: "GET",
+      url: `${this.repo}compare/${
+        encodeURIComponent(this.#branch)
+      }...${commit}?per_page=1`,
+      signal,
+    });
+    if (response.status === 404 || response.status === 422) {
+      // No such commit, or nothing in common with the branch.
+      await this.#http.discard(response);
+      return false;
+    }
+    if (response.status !== 200) {
+      throw await this.#http.failure(signal, what, response, false);
+    }
+    const body = await this.#http.bodyJson(signal, what, response);
+    const base = isRecord(body) ? body.merge_base_commit : undefined;
+    const status = isRecord(body) ? body.status : undefined;
+    if (typeof status !== "string" || !isRecord(base)) {
+      throw this.#http.unavailable(
+        `GitHub answered ${what} without a comparison`,
+      );
+    }
+    const on = (status === "behind" || status === "identical") &&
+      base.sha === commit;
+    if (on) this.knownOnBranch([commit]);
+    return on;
+  }
+
+  /** Notes commits found on the branch's history. */
+  knownOnBranch(commits: readonly string[]): void {
+    if (this.#onBranch.size + commits.length > VERSIONS_KEPT) {
+      this.#onBranch.clear();
+    }
+    for (const commit of commits) this.#onBranch.add(commit);
   }
 
   remember(commit: string, path: string, version: string): void {
@@ -261,7 +335,7 @@ class GitHubContents {
   async versionAt(path: string, commit: string): Promise<string> {
     const known = this.#versions.get(`${commit}:${path}`);
     if (known !== undefined) return known;
-    const file = await this.readAt(path, commit);
+    const file = await this.readPast(path, commit);
     if (!file) this.remember(commit, path, "");
     return file?.version ?? "";
   }
@@ -281,6 +355,8 @@ class GitHubContents {
     const { before, limit } = options;
     if (before !== undefined && !BLOB_SHA.test(before)) return null;
     if (!Number.isSafeInteger(limit) || limit < 1) return [];
+    // Only the branch's own history, also when paging back from a commit.
+    if (before !== undefined && !await this.isOnBranch(before)) return null;
     const wanted = before === undefined ? limit : limit + 1;
     const query = new URLSearchParams({
       sha: before ?? this.#branch,
@@ -326,6 +402,7 @@ class GitHubContents {
     const entries = before !== undefined && found[0]?.commit === before
       ? found.slice(1, limit + 1)
       : found.slice(0, limit);
+    this.knownOnBranch(entries.map((entry) => entry.commit));
     const queue = [...entries];
     const workers = Array.from({ length: VERSIONS_AT_ONCE }, async () => {
       for (let entry = queue.shift(); entry; entry = queue.shift()) {
@@ -360,11 +437,15 @@ class GitHubContents {
     };
   }
 
+  /**
+   * A file at a ref; `"link"` for a symbolic link, whether GitHub answers
+   * it as one or follows it to the file it names (whose path it answers).
+   */
   async readRef(
     path: string,
     ref: string,
     what: string,
-  ): Promise<RepositoryFile | null> {
+  ): Promise<RepositoryFile | null | "link"> {
     const url = `${this.contentsUrl(path)}?ref=${encodeURIComponent(ref)}`;
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const call = { what, method: "GET", url, signal, conditional: true };
@@ -390,8 +471,11 @@ class GitHubContents {
       await this.#http.discard(response);
       return { content: known.content.slice(), version: known.version };
     }
-    const file = await this.fileOf(signal, what, url, response);
-    if (etag && file && file.content.byteLength <= FILE_KEPT_MAX) {
+    const file = await this.fileOf(signal, what, url, path, response);
+    if (
+      etag && file && file !== "link" &&
+      file.content.byteLength <= FILE_KEPT_MAX
+    ) {
       if (this.#files.size >= FILES_KEPT) this.#files.clear();
       this.#files.set(etag, {
         content: file.content.slice(),
@@ -401,13 +485,14 @@ class GitHubContents {
     return file;
   }
 
-  /** The file of a contents answer (a 200), checked. */
+  /** The file of a contents answer (a 200), checked; `"link"` for a link. */
   async fileOf(
     signal: AbortSignal,
     what: string,
     url: string,
+    path: string,
     response: Response,
-  ): Promise<RepositoryFile | null> {
+  ): Promise<RepositoryFile | null | "link"> {
     const body = await this.#http.bodyJson(signal, what, response);
     if (Array.isArray(body)) {
       throw this.#http.unavailable(`GitHub answered ${what} with a directory`);
@@ -417,11 +502,17 @@ class GitHubContents {
         `GitHub answered ${what} with a malformed object`,
       );
     }
+    if (body.type === "symlink" && path !== "" && body.path === path) {
+      return "link";
+    }
     if (body.type !== "file") {
       throw this.#http.unavailable(
         `GitHub answered ${what} with a ${body.type}`,
       );
     }
+    // GitHub follows a link to a file of the repository and answers that
+    // file, under its own path: never served as the page.
+    if (typeof body.path === "string" && body.path !== path) return "link";
     if (typeof body.sha !== "string" || !BLOB_SHA.test(body.sha)) {
       throw this.#http.unavailable(
         `GitHub answered ${what} without a blob sha`,

@@ -260,6 +260,7 @@ export const INVALID_REASONS = [
   "link",
   "markup",
   "number",
+  "template",
 ] as const;
 /** A stable reason of a 422 `invalid_content`. */
 export type InvalidReason = typeof INVALID_REASONS[number];

@@ -20,11 +20,10 @@
 
 /**
  * The routes: the four of the reference, the editors' own two
- * (`/api/session`, `/api/history`, counted in the content route's budget)
- * and the four of reviews (`/api/reviews` and its `publish`, `schedule`
- * and `link`, each with a budget of its own); each one's path, the methods
- * it serves (in the order of its `allow` header) and the name of its rate
- * budget in `BUDGETS` (`lib/limits.ts`).
+ * (`/api/session`, `/api/history`) and the four of reviews (`/api/reviews`
+ * and its `publish`, `schedule` and `link`), each with a budget of its own;
+ * each one's path, the methods it serves (in the order of its `allow`
+ * header) and the name of its rate budget in `BUDGETS` (`lib/limits.ts`).
  *
  * @example
  * ```ts
@@ -39,8 +38,8 @@ export const ROUTES = {
   content: { path: "/api/content", methods: ["GET"], budget: "content" },
   save: { path: "/api/save", methods: ["POST"], budget: "save" },
   upload: { path: "/api/upload", methods: ["POST"], budget: "upload" },
-  session: { path: "/api/session", methods: ["GET"], budget: "content" },
-  history: { path: "/api/history", methods: ["GET"], budget: "content" },
+  session: { path: "/api/session", methods: ["GET"], budget: "session" },
+  history: { path: "/api/history", methods: ["GET"], budget: "history" },
   reviews: {
     path: "/api/reviews",
     methods: ["GET", "POST", "DELETE"],
@@ -105,8 +104,9 @@ export const EDIT_COOKIE = "editor_edit";
 
 /**
  * The attributes of the page a site's templates and the overlay share:
- * those the templates write (`page`, `text`, `html`, `image`, `link`,
- * `list`, `item`, `template`, `default`, `fields`, `imageFormat`) and those
+ * those the templates write (`page`, `text`, `html`, `markdown`, `image`,
+ * `link`, `list`, `item`, `template`, `default`, `fields`, `imageFormat`)
+ * and those
  * the overlay sets while editing.
  *
  * @example
@@ -124,6 +124,8 @@ export const INPAGE_ATTRIBUTES = {
   text: "data-inpage-text",
   /** A rich-text field, by its JSON Pointer. */
   html: "data-inpage-html",
+  /** A string the site renders as CommonMark, by its JSON Pointer. */
+  markdown: "data-inpage-markdown",
   /** A media object, by its JSON Pointer. */
   image: "data-inpage-image",
   /** A link object (`href`, optional `title`), by its JSON Pointer. */

@@ -337,6 +337,8 @@ export const en = {
     "This link is not allowed. Use a page of the site (/about), a #section, or an https:, http:, mailto: or tel: address.",
   reasonMarkup: "This text holds formatting that is not allowed.",
   reasonNumber: "A number here cannot be stored exactly.",
+  reasonTemplate:
+    "This text holds {{, {% or {#, which the site's templates would run as code.",
   reasonEmpty: "This field is now empty.",
   reasonOther: "This field was refused by the page rules.",
   reasonPlainMarkup:

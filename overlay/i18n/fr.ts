@@ -333,6 +333,8 @@ export const fr: Strings = {
     "Ce lien n’est pas autorisé. Utilisez une page du site (/about), une #section, ou une adresse https:, http:, mailto: ou tel:.",
   reasonMarkup: "Ce texte contient une mise en forme non autorisée.",
   reasonNumber: "Un nombre ici ne peut pas être enregistré exactement.",
+  reasonTemplate:
+    "Ce texte contient {{, {% ou {#, que les gabarits du site exécuteraient comme du code.",
   reasonEmpty: "Ce champ est maintenant vide.",
   reasonOther: "Ce champ a été refusé par les règles des pages.",
   reasonPlainMarkup:

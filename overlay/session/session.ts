@@ -543,11 +543,19 @@ export class EditSession {
     const draft = loadDraft(this.#store, path);
     if (!draft) return undefined;
     if (draft.version === page.version) return { kind: "same", draft };
-    return {
-      kind: "older",
-      draft,
-      fields: compareFields(draft.base, draft.changes, page.base),
-    };
+    const fields = compareFields(draft.base, draft.changes, page.base);
+    // A draft whose every change the page now holds was published (a dev
+    // server may reload the page before the publish's answer clears it):
+    // there is nothing to restore.
+    if (
+      fields.every((field) =>
+        !field.gone && sameValue(field.theirs, field.mine)
+      )
+    ) {
+      clearDraft(this.#store, path);
+      return undefined;
+    }
+    return { kind: "older", draft, fields };
   }
 
   /**

@@ -3,7 +3,8 @@
  * Preview: the page as a visitor will see it, changes included. The
  * outlines go (the `data-inpage-editing` mark of `<html>` is removed), the
  * regions stop being editable, each rich-text region shows its current
- * value as plain markup in place of its editor, and links are live. Back
+ * value as plain markup in place of its editor (what the page rules' markup
+ * rule accepts of it: `RichText.markup`), and links are live. Back
  * in Edit, the editors come back as they were. In Edit, Ctrl+click
  * (⌘+click) on a link follows it, in a new tab.
  *
@@ -73,9 +74,11 @@ export function createPreview(
           if (on) {
             kept.set(region, [...region.element.childNodes]);
             const value = valueOf(region);
+            // Through the page rules' markup rule first: a value written
+            // by hand in git, or an old one, may hold any markup.
             const template = document.createElement("template");
             template.innerHTML = dropRefusedLinks(
-              typeof value === "string" ? value : "",
+              region.rich.markup(typeof value === "string" ? value : ""),
             );
             region.element.replaceChildren(template.content);
           } else {

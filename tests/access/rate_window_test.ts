@@ -1,91 +1,10 @@
 import assert from "node:assert/strict";
 import { createRouter } from "../../mod.ts";
-import { takeSlot } from "../../lib/access/rate_window.ts";
 import { clientAddress, groupAddress } from "../../lib/http/client_address.ts";
-import {
-  fastHash,
-  from,
-  manualClock,
-  postJson,
-  testEnv,
-} from "../support/helpers.ts";
+import { fastHash, from, postJson, testEnv } from "../support/helpers.ts";
 
-Deno.test("the sliding window accepts exactly N in any window and frees one slot at a time", async () => {
-  using kv = await Deno.openKv(":memory:");
-  const clock = manualClock(1_000_000);
-  const budget = { limit: 3, windowMs: 10_000 };
-  const take = () => takeSlot(kv, ["w"], budget, clock.now);
-  assert.deepEqual(await take(), { ok: true });
-  clock.advance(4_000);
-  assert.deepEqual(await take(), { ok: true });
-  assert.deepEqual(await take(), { ok: true });
-  assert.deepEqual(await take(), { ok: false, retryAfterSeconds: 6 });
-  clock.advance(5_999);
-  assert.deepEqual(await take(), { ok: false, retryAfterSeconds: 1 });
-  clock.advance(1);
-  assert.deepEqual(await take(), { ok: true });
-  assert.deepEqual(await take(), { ok: false, retryAfterSeconds: 4 });
-  clock.advance(10_000);
-  for (let i = 0; i < 3; i++) assert.deepEqual(await take(), { ok: true });
-});
-
-Deno.test("a refused request writes nothing to the window", async () => {
-  using kv = await Deno.openKv(":memory:");
-  const clock = manualClock(5_000);
-  const budget = { limit: 1, windowMs: 1_000 };
-  await takeSlot(kv, ["w"], budget, clock.now);
-  const before = await kv.get(["w"]);
-  for (let i = 0; i < 5; i++) await takeSlot(kv, ["w"], budget, clock.now);
-  const after = await kv.get(["w"]);
-  assert.equal(after.versionstamp, before.versionstamp);
-});
-
-Deno.test("the window entry expires with the window", async () => {
-  using kv = await Deno.openKv(":memory:");
-  await takeSlot(kv, ["w"], { limit: 5, windowMs: 50 }, Date.now);
-  assert.notEqual((await kv.get(["w"])).value, null);
-  await new Promise((resolve) => setTimeout(resolve, 1_200));
-  // KV expiry is lazy, but the value is never trusted past the window anyway.
-  assert.deepEqual(
-    await takeSlot(kv, ["w"], { limit: 1, windowMs: 50 }, Date.now),
-    { ok: true },
-  );
-});
-
-Deno.test("200 concurrent takers on one window get exactly the budget", async () => {
-  using kv = await Deno.openKv(":memory:");
-  const results = await Promise.all(
-    Array.from(
-      { length: 200 },
-      () => takeSlot(kv, ["w"], { limit: 30, windowMs: 60_000 }, Date.now),
-    ),
-  );
-  assert.equal(results.filter((r) => r.ok).length, 30);
-});
-
-Deno.test("two KV handles on one SQLite file hold one budget", async () => {
-  const dir = await Deno.makeTempDir();
-  try {
-    const file = `${dir}/kv.sqlite3`;
-    using a = await Deno.openKv(file);
-    using b = await Deno.openKv(file);
-    const results = await Promise.all(
-      Array.from(
-        { length: 40 },
-        (_, i) =>
-          takeSlot(
-            i % 2 ? a : b,
-            ["w"],
-            { limit: 7, windowMs: 60_000 },
-            Date.now,
-          ),
-      ),
-    );
-    assert.equal(results.filter((r) => r.ok).length, 7);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-});
+// The window's own rules, under contention and across handles, are in
+// tests/support/kv_store_cases.ts, run on every store (kv_store_test.ts).
 
 Deno.test("two processes sharing one KV file hold one auth budget", async () => {
   const dir = await Deno.makeTempDir();

@@ -10,6 +10,8 @@ import fc from "fast-check";
 import { checkHtml, formatHtmlProblem } from "../../cli/check_html.ts";
 import { inpage } from "../../regions/mod.ts";
 import { runCli } from "../support/cli.ts";
+import { openLocalCheckout } from "../../lib/repository/local/mod.ts";
+import type { RepositoryError } from "../../lib/repository/repository.ts";
 
 const HOME = "src/content/pages/en/home.json";
 
@@ -238,6 +240,46 @@ Deno.test("check --html: each kind must fit its value", async () => {
   ]);
 });
 
+Deno.test("check --html: a markdown region needs a string; a rich-text region holding markdown is named, and nothing is rewritten", async () => {
+  const page = {
+    ...PAGE,
+    body: "## Setup\n\nRun **it**.",
+    intro: "First.\n\nSecond.",
+    rich: "<p>First.</p><p>Second, **not** markdown here.</p>",
+    plain: "Just words.",
+    count: 3,
+  };
+  const html = `<main${attrs(inpage.page(HOME))}>
+    <div${
+    attrs(inpage.markdown("/body"))
+  }><h2>Setup</h2><p>Run <strong>it</strong>.</p></div>
+    <div${attrs(inpage.html("/intro"))}><p>First.</p><p>Second.</p></div>
+    <div${attrs(inpage.html("/rich"))}></div>
+    <div${attrs(inpage.html("/plain"))}>Just words.</div>
+    <div${attrs(inpage.markdown("/count"))}></div>
+  </main>`;
+  await using fixture = await site({ "a.html": html }, { [HOME]: page });
+  const before = await Deno.readTextFile(join(fixture.root, HOME));
+  assert.deepEqual(await lines(fixture.dist, fixture.root), [
+    "a.html: /intro: data-inpage-html names a string that looks like markdown (a blank line between paragraphs); if the site renders it as markdown, mark it data-inpage-markdown: the rich-text editor would rewrite it as HTML",
+    "a.html: /count: data-inpage-markdown names a number; a markdown region needs a string",
+  ]);
+  assert.equal(await Deno.readTextFile(join(fixture.root, HOME)), before);
+  // Through the CLI: exit 1, the line printed.
+  const run = await runCli([
+    "check",
+    "--repo",
+    fixture.root,
+    "--html",
+    fixture.dist,
+  ]);
+  assert.equal(run.code, 1);
+  assert.match(
+    run.stdout,
+    /\/intro: data-inpage-html names a string that looks like markdown/,
+  );
+});
+
 Deno.test("check --html: page files, containers, lists and templates that drifted", async () => {
   const html = `<h1${attrs(inpage.text("/title"))}>Outside</h1>
   <div data-inpage-page="src/content/pages/en/gone.json"><p data-inpage-text="/x"></p></div>
@@ -378,4 +420,110 @@ Deno.test("check --html: any item renumbered by hand is found, at its pointer", 
     ),
     { numRuns: 60 },
   );
+});
+
+Deno.test("check --html: a FIFO named as a page file is reported, never opened: no hang", async () => {
+  await using fixture = await site({ "en/index.html": built() }, {});
+  await Deno.mkdir(join(fixture.root, "src/content/pages/en"));
+  const made = await new Deno.Command("mkfifo", {
+    args: [join(fixture.root, HOME)],
+  }).output();
+  assert.ok(made.success, "mkfifo");
+  const run = await runCli(
+    ["check", "--repo", fixture.root, "--html", fixture.dist],
+    "",
+    {},
+    30_000,
+  );
+  assert.equal(run.code, 1, run.stderr);
+  assert.match(
+    run.stdout,
+    /: \[data-inpage-page="src\/content\/pages\/en\/home\.json"\]: src\/content\/pages\/en\/home\.json is not a regular file \(a FIFO, socket or device\): not read\n/,
+  );
+});
+
+Deno.test("check --html: a page file that is a symbolic link, or under a locale folder linked out of the checkout, is refused as the server refuses it", async () => {
+  await using fixture = await site({
+    "en/index.html": built(),
+    "de/index.html": built().replace(HOME, "src/content/pages/de/home.json"),
+    "fr/index.html": built().replace(HOME, "src/content/pages/fr/home.json"),
+  }, {});
+  const outside = await Deno.makeTempDir({ prefix: "editor-outside-" });
+  try {
+    await Deno.writeTextFile(join(outside, "home.json"), JSON.stringify(PAGE));
+    await Deno.mkdir(join(fixture.root, "src/content/pages/en"));
+    // The page file itself a link (out of the checkout); a locale folder
+    // linked out of it; a locale folder linked inside it (followed).
+    await Deno.symlink(join(outside, "home.json"), join(fixture.root, HOME));
+    await Deno.symlink(outside, join(fixture.root, "src/content/pages/de"));
+    await Deno.mkdir(join(fixture.root, "inside"));
+    await Deno.writeTextFile(
+      join(fixture.root, "inside/home.json"),
+      JSON.stringify(PAGE),
+    );
+    await Deno.remove(join(fixture.root, "src/content/pages/fr"), {
+      recursive: true,
+    });
+    await Deno.symlink(
+      join(fixture.root, "inside"),
+      join(fixture.root, "src/content/pages/fr"),
+    );
+    const report = await checkHtml({
+      html: fixture.dist,
+      repo: fixture.root,
+      locales: ["en", "de", "fr"],
+    });
+    assert.deepEqual(
+      report.problems.map(({ file, reason }) => [
+        file.slice(fixture.dist.length + 1),
+        reason,
+      ]),
+      [
+        [
+          "de/index.html",
+          "src/content/pages/de/home.json is reached through a symbolic link out of the checkout: the server refuses to read it",
+        ],
+        [
+          "en/index.html",
+          "src/content/pages/en/home.json is a symbolic link: the server refuses to read a page file that is one",
+        ],
+      ],
+    );
+    // The server's reads of the same files: refused, and the one inside read.
+    const checkout = await openLocalCheckout({
+      root: fixture.root,
+      commit: false,
+    });
+    for (const path of [HOME, "src/content/pages/de/home.json"]) {
+      await assert.rejects(
+        checkout.read(path),
+        (error: RepositoryError) => error.code === "unauthorized",
+      );
+    }
+    assert.ok(await checkout.read("src/content/pages/fr/home.json"));
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});
+
+Deno.test("check --html: 20,000 nested elements are walked without a crash, the region at the bottom checked", async () => {
+  const depth = 20_000;
+  const html = `<!doctype html><body><main${attrs(inpage.page(HOME))}>${
+    "<div>".repeat(depth)
+  }<p${attrs(inpage.text("/nothing-here"))}>x</p>${
+    "</div>".repeat(depth)
+  }</main></body>`;
+  await using fixture = await site({ "index.html": html });
+  const run = await runCli(
+    ["check", "--repo", fixture.root, "--html", fixture.dist],
+    "",
+    {},
+    60_000,
+  );
+  assert.equal(run.code, 1, run.stderr);
+  assert.equal(
+    run.stdout,
+    `${fixture.dist}/index.html: /nothing-here: data-inpage-text names nothing in ${HOME}\n`,
+  );
+  assert.equal(run.stderr, "1 problem in 1 of 1 HTML file\n");
 });

@@ -72,6 +72,28 @@ Deno.test("editor check prints file, pointer and reason for a duplicate id, host
   );
 });
 
+Deno.test("editor check reports a missing image even when another rule fails in the same file, every problem in document order", async () => {
+  await using site = await checkout({
+    "src/content/pages/en/both.json": JSON.stringify({
+      hero: { src: "ghost-0123456789ab.webp", width: 10, height: 10 },
+      sections: [
+        { id: "a", body: "<p>Hi</p><img src=x onerror=alert(1)>" },
+        { id: "b", image: { src: "other-ghost.png" } },
+        { id: "c", image: { src: "Bad Name.PNG" } },
+        { id: "d", image: { src: IMAGE } },
+      ],
+    }),
+  });
+  const run = await runCli(["check", "--repo", site.root]);
+  const file = "src/content/pages/en/both.json";
+  assertFailed(run, [
+    `${file}: /hero/src: missing_image (no file public/images/ghost-0123456789ab.webp)`,
+    `${file}: /sections/0/body: markup (Tag <img> is outside the allowlist (allowed: a b strong i em u s small sub sup br p ul ol li))`,
+    `${file}: /sections/1/image/src: missing_image (no file public/images/other-ghost.png)`,
+    `${file}: /sections/2/image/src: media (image name not allowed: "Bad Name.PNG" has upper-case letters: image names are lower case)`,
+  ], "1 of 2 page files fails the page rules (4 problems)\n");
+});
+
 Deno.test("editor check passes a checkout whose pages all pass, with a one-line summary and exit 0", async () => {
   await using site = await checkout({});
   const run = await runCli(["check", "--repo", site.root]);

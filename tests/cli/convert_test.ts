@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { assertHelpMentions, runCli } from "../support/cli.ts";
+import { tree } from "../support/files.ts";
 import { checkPages } from "../../cli/check.ts";
 import { convertSite, pageName, splitFrontMatter } from "../../cli/convert.ts";
 import { copyTree } from "../../cli/demo_site.ts";
@@ -15,21 +16,6 @@ async function folder(): Promise<AsyncDisposable & { root: string }> {
     root,
     [Symbol.asyncDispose]: () => Deno.remove(root, { recursive: true }),
   };
-}
-
-/** Every file under a folder, by path, with its bytes in hex. */
-async function tree(root: string, inside = ""): Promise<Map<string, string>> {
-  const files = new Map<string, string>();
-  for await (const entry of Deno.readDir(join(root, inside))) {
-    const path = inside ? `${inside}/${entry.name}` : entry.name;
-    if (entry.isDirectory) {
-      for (const [p, b] of await tree(root, path)) files.set(p, b);
-    } else {
-      const bytes = await Deno.readFile(join(root, path));
-      files.set(path, Array.from(bytes, (b) => b.toString(16)).join(""));
-    }
-  }
-  return files;
 }
 
 async function write(root: string, files: Record<string, string | Uint8Array>) {

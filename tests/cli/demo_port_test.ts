@@ -1,5 +1,5 @@
 /**
- * Both demos take `--port` the same way: 0 picks a free port, a taken port
+ * Every demo takes `--port` the same way: 0 picks a free port, a taken port
  * or a bad one is said in one line (no stack trace) with exit code 1, before
  * anything is copied or installed.
  */
@@ -30,7 +30,9 @@ async function demoFolders(): Promise<string[]> {
   const names: string[] = [];
   const tmp = Deno.env.get("TMPDIR") ?? "/tmp";
   for await (const entry of Deno.readDir(tmp)) {
-    if (/^inpage-(demo|astro)-/.test(entry.name)) names.push(entry.name);
+    if (/^inpage-(demo|astro|eleventy|hugo)-/.test(entry.name)) {
+      names.push(entry.name);
+    }
   }
   return names.sort();
 }
@@ -38,9 +40,11 @@ async function demoFolders(): Promise<string[]> {
 const commands: [string, string[]][] = [
   ["demo", ["task", "--quiet", "demo"]],
   ["astro-demo", ["run", "-A", "examples/astro/demo.ts"]],
+  ["eleventy-demo", ["run", "-A", "examples/eleventy/demo.ts"]],
+  ["hugo-demo", ["run", "-A", "examples/hugo/demo.ts"]],
 ];
 
-Deno.test("deno task demo and astro-demo say a taken port in one line and exit 1, copying nothing", async () => {
+Deno.test("deno task demo, astro-demo, eleventy-demo and hugo-demo say a taken port in one line and exit 1, copying nothing", async () => {
   const taken = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const { port } = taken.addr as Deno.NetAddr;
   try {
@@ -60,7 +64,7 @@ Deno.test("deno task demo and astro-demo say a taken port in one line and exit 1
   }
 });
 
-Deno.test("deno task demo and astro-demo refuse a port that is not a number, with the usage", async () => {
+Deno.test("deno task demo, astro-demo, eleventy-demo and hugo-demo refuse a port that is not a number, with the usage", async () => {
   for (const [name, command] of commands) {
     const result = await run([...command, "--port", "80a"]);
     assert.equal(result.code, 1, name);

@@ -363,13 +363,19 @@ Deno.test("editor hash-key --name generates a named key, prints it once, and the
   );
 });
 
-Deno.test("editor hash-key --name refuses a bad id, the reserved id, a bad name or email, and --email without --name", async () => {
+Deno.test("editor hash-key --name refuses a bad id, the reserved id, a bad name or email (control and line-breaking characters included), and --email without --name, in one line", async () => {
   const cases: [string[], RegExp][] = [
     [["--name", "Alice"], /--name must be 1 to 32 lowercase/],
     [["--name", "a".repeat(33)], /--name must be 1 to 32 lowercase/],
     [["--name", "editor"], /plain site key's/],
     [["--name", "alice", "--full-name", "A <b>"], /--full-name must be/],
     [["--name", "alice", "--email", "not an address"], /--email is not/],
+    [["--name", "alice", "--full-name", "Alice\u001b[2J"], /--full-name must/],
+    [["--name", "alice", "--full-name", "Alice\u009b"], /--full-name must/],
+    [["--name", "alice", "--full-name", "Alice\u2029"], /--full-name must/],
+    [["--name", "alice", "--email", "a\u007f@x.org"], /--email is not/],
+    [["--name", "alice", "--email", "a@x.org\u0085"], /--email is not/],
+    [["--name", "alice", "--email", "a@x.org\u2028"], /--email is not/],
     [["--email", "a@example.com"], /go with --name/],
     [["--role", "author"], /go with --name/],
     [
@@ -382,6 +388,7 @@ Deno.test("editor hash-key --name refuses a bad id, the reserved id, a bad name 
     assert.equal(run.code, 1, args.join(" "));
     assert.equal(run.stdout, "");
     assert.match(run.stderr, message);
+    assert.equal(run.stderr.trim().split("\n").length, 1, args.join(" "));
   }
 });
 

@@ -3,7 +3,7 @@
  * another site (a DNS-rebinding page, say) gets 421 JSON, in every mode.
  */
 import assert from "node:assert/strict";
-import { serveCheckout } from "../support/cli.ts";
+import { assertHelpMentions, runCli, serveCheckout } from "../support/cli.ts";
 import { rawExchange } from "../support/raw_http.ts";
 import { tempSite } from "../support/site.ts";
 
@@ -118,4 +118,77 @@ Deno.test("editor serve without a site answers only its own Host too", async () 
   await assertHosts(server.url, "/api/auth", /method_not_allowed/);
   assert.equal(await server.stop(), 0);
   assertQuiet(server.stderr());
+});
+
+Deno.test("editor serve --allowed-host answers those names too, with any port (a tunnel, a name on the LAN), and still 421 to every other", async () => {
+  await using site = await tempSite();
+  await using server = await serveCheckout(site.root, {
+    args: [
+      "--allowed-host",
+      "Abc.Tunnel.example",
+      "--allowed-host",
+      ".lan.example",
+    ],
+  });
+  const port = Number(new URL(server.url).port);
+  const status = async (host: string) =>
+    (await rawExchange(
+      port,
+      `GET /api/auth HTTP/1.1\r\nhost: ${host}\r\nconnection: close\r\n\r\n`,
+    )).status;
+  for (
+    const host of [
+      "abc.tunnel.example",
+      "abc.tunnel.example:443",
+      "ABC.TUNNEL.EXAMPLE.",
+      `laptop.lan.example:${port}`,
+      "lan.example",
+      `localhost:${port}`,
+    ]
+  ) {
+    assert.equal(await status(host), 405, host);
+  }
+  for (
+    const host of [
+      "tunnel.example",
+      "x.abc.tunnel.example",
+      "abc.tunnel.example.evil.example",
+      "evillan.example",
+      "lan.example.evil.example",
+      `evil.example:${port}`,
+    ]
+  ) {
+    assert.equal(await status(host), 421, host);
+  }
+  assert.equal(await server.stop(), 0);
+  assert.match(
+    server.stderr(),
+    /Also answering to \(--allowed-host\): abc\.tunnel\.example, \.lan\.example/,
+  );
+});
+
+Deno.test("editor serve refuses an --allowed-host that is not a host name with one line and exit 1", async () => {
+  await using site = await tempSite();
+  for (
+    const value of ["*", "laptop.local:8787", "http://a.example", "a b", ""]
+  ) {
+    const run = await runCli(
+      ["serve", "--repo", site.root, "--port", "0", "--allowed-host", value],
+      "",
+      {},
+      30_000,
+    );
+    assert.equal(run.code, 1, value);
+    assert.match(run.stderr, /--allowed-host .* is not a host name/);
+    assert.equal(run.stderr.trim().split("\n").length, 1);
+  }
+});
+
+Deno.test("editor serve --help says how to let a tunnel or a LAN name in", async () => {
+  await assertHelpMentions("serve", [
+    "--allowed-host <name>",
+    "421",
+    "server.allowedHosts",
+    "tunnel",
+  ]);
 });

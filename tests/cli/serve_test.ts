@@ -486,4 +486,34 @@ Deno.test("editor serve refuses an EDITOR_PREVIEW_SECRET shorter than 32 charact
   );
   assert.ok(!run.stderr.includes("short secret"));
   assert.equal(run.stderr.trim().split("\n").length, 1);
+Deno.test("editor serve refuses an EDITOR_KEYS name or email holding a control or line-breaking character (ESC, C1, U+2028) with one line and exit 1", async () => {
+  await using site = await tempSite();
+  const hash = await fastHash("alice.serve-secret");
+  for (
+    const [entry, problem] of [
+      [
+        { hash, name: "Alice\u001b[2J", email: "a@x.org" },
+        /the name of "alice"/,
+      ],
+      [{ hash, name: "Alice\u009b", email: "a@x.org" }, /the name of "alice"/],
+      [{ hash, name: "Alice", email: "a\u2028@x.org" }, /the email of "alice"/],
+      [{ hash, name: "Alice", email: "a@x.org\u0085" }, /the email of "alice"/],
+    ] as const
+  ) {
+    const run = await runCli(
+      ["serve", "--repo", site.root, "--port", "0"],
+      "",
+      {
+        EDITOR_KEY_HASH: await fastHash(KEY),
+        EDITOR_KEYS: JSON.stringify({ alice: entry }),
+      },
+      30_000,
+    );
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, "");
+    assert.match(run.stderr, problem);
+    assert.equal(run.stderr.trim().split("\n").length, 1);
+    // deno-lint-ignore no-control-regex
+    assert.doesNotMatch(run.stderr, /[\u001b\u0085\u009b\u2028]/);
+  }
 });

@@ -15,7 +15,7 @@ const BUN: Recipe = {
   args: ["server.js"],
 };
 
-Deno.test("bun: log in, read, publish, 409, upload, 429, log out, 401", async () => {
+Deno.test("bun: log in, read, publish, 409, upload, 429, log out, 401, then the overlay's loader and entry", async () => {
   await walkRecipe(BUN);
 });
 

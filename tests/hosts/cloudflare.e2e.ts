@@ -1,12 +1,13 @@
 /**
  * The Cloudflare recipe (examples/cloudflare: Pages Functions files, the
  * Durable Object RATE_LIMIT, precompiled argon2) in workerd, started by
- * Miniflare as a real process on loopback, over the neutral bundle and
+ * Miniflare as a real process on loopback, over the neutral build and
  * the GitHub double.
  */
 import assert from "node:assert/strict";
 import { hashKey } from "../../mod.ts";
 import {
+  assertServesOverlay,
   github,
   githubVariables,
   KEY,
@@ -26,10 +27,11 @@ async function start(double: ReturnType<typeof github>) {
   });
 }
 
-Deno.test("workerd: log in, read, publish, 409, upload, 429, log out, 401", async () => {
+Deno.test("workerd: log in, read, publish, 409, upload, 429, log out, 401, then the overlay's loader and entry", async () => {
   await using double = github();
   await using host = await start(double);
   await walk(host.url, double);
+  await assertServesOverlay(host.url, { recoded: true });
   assert.ok(!host.output().includes(double.token), "the token is never logged");
   assert.ok(!host.output().includes("warning:"), host.output());
 });

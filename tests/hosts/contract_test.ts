@@ -94,7 +94,7 @@ async function inNode(script: string): Promise<string> {
   const { success, stdout, stderr } = await new Deno.Command("node", {
     args: ["--input-type=module", "-e", script],
     cwd: ROOT,
-    env: { EDITOR_BUNDLE: new URL(`file://${bundle}`).href },
+    env: { EDITOR_BUNDLE: new URL(`file://${bundle}/mod.js`).href },
     stdout: "piped",
     stderr: "piped",
   }).output();

@@ -14,7 +14,7 @@ const NODE: Recipe = {
   args: ["server.mjs"],
 };
 
-Deno.test("node: log in, read, publish, 409, upload, 429, log out, 401", async () => {
+Deno.test("node: log in, read, publish, 409, upload, 429, log out, 401, then the overlay's loader and entry", async () => {
   await walkRecipe(NODE);
 });
 

@@ -23,10 +23,19 @@ const ENTRY_FILES = [
 
 const RECIPE_FILES = [
   ...ENTRY_FILES,
+  "examples/cloudflare/functions/_inpage/[[path]].js",
+  "examples/cloudflare/functions/api/session.js",
+  "examples/cloudflare/functions/api/history.js",
   "examples/cloudflare/rate_limit_object.js",
   "examples/cloudflare/pages_worker.js",
   "examples/cloudflare/serve.mjs",
   "examples/cloudflare/extract_wasm.mjs",
+  "examples/netlify/netlify/functions/editor.mjs",
+  "examples/netlify/serve.mjs",
+  "examples/vercel/api/_editor.js",
+  "examples/vercel/api/_argon2_thread.js",
+  "examples/vercel/api/auth.js",
+  "examples/vercel/serve.mjs",
 ];
 
 const deploy = await Deno.readTextFile(join(ROOT, "docs/deploy.md"));
@@ -65,7 +74,7 @@ Deno.test("the Cloudflare recipe pins the hash-wasm the package imports, and the
     "npm:hash-wasm@",
     "",
   );
-  const examples = ["node", "bun", "cloudflare"];
+  const examples = ["node", "bun", "cloudflare", "netlify", "vercel"];
   for (const example of examples) {
     const manifest = JSON.parse(
       await Deno.readTextFile(join(ROOT, "examples", example, "package.json")),

@@ -166,6 +166,31 @@ Deno.test("drafts are kept per page path and offered after someone else publishe
   assert.equal(store.length, 0);
 });
 
+Deno.test("a draft the page now holds (published, then the page reloaded before the answer cleared it) is dropped, not offered", () => {
+  const store = memoryStorage();
+  const before = session(store);
+  before.change(PATH, "/title", "Published title");
+  assert.ok(store.getItem(draftKey(PATH)));
+  // The page reloads with the published version before the draft is cleared.
+  const reloaded = new EditSession(store);
+  reloaded.addPage(PATH, "v2", {
+    ...structuredClone(BASE),
+    title: "Published title",
+  }, FIELDS);
+  assert.equal(reloaded.draftOffer(PATH), undefined);
+  assert.equal(store.getItem(draftKey(PATH)), null);
+  // One field still differs: the draft is offered.
+  const mixed = session(store);
+  mixed.change(PATH, "/title", "Published title");
+  mixed.change(PATH, "/sections/0/heading", "Not published");
+  const later = new EditSession(store);
+  later.addPage(PATH, "v2", {
+    ...structuredClone(BASE),
+    title: "Published title",
+  }, FIELDS);
+  assert.equal(later.draftOffer(PATH)?.kind, "older");
+});
+
 Deno.test("publish: the message typed is used once and cleared after every publish, Keep mine included; a conflict compares the three sides", async () => {
   const router = createRouter({ locales: ["en", "fr"] });
   await using signed = await signedInSite(router, "session key");

@@ -93,6 +93,26 @@ Deno.test("serveOverlayAsset answers the bytes as built, uncompressed, when no e
   }
 });
 
+Deno.test("a lazy part asked for again under a retry's query (?retry=N) is answered the same bytes, tag and immutable cache", async () => {
+  const lazy = (await overlayAssets()).filter(({ loadedBy }) =>
+    loadedBy === "lazy"
+  );
+  assert.ok(lazy.length > 0);
+  for (const { path } of lazy) {
+    const plain = await get(path, { "accept-encoding": "br" });
+    const retry = await get(`${path}?retry=3`, { "accept-encoding": "br" });
+    assert.ok(plain && retry);
+    assert.equal(retry.status, 200);
+    assert.equal(retry.headers.get("cache-control"), IMMUTABLE);
+    assert.equal(retry.headers.get("etag"), plain.headers.get("etag"));
+    assert.equal(retry.headers.get("content-encoding"), "br");
+    assert.deepEqual(
+      new Uint8Array(await retry.arrayBuffer()),
+      new Uint8Array(await plain.arrayBuffer()),
+    );
+  }
+});
+
 Deno.test("the loader answers 304 without a body to its ETag, in each encoding, and 200 to another tag", async () => {
   for (const accept of ["gzip", "br", "identity"]) {
     const first = await get("/_inpage/loader.js", {
@@ -175,7 +195,7 @@ Deno.test("serveOverlayAsset answers HEAD without a body, 405 for other methods,
   }
 });
 
-Deno.test("the serving module uses no Deno.* API, so a host that can fetch the package's own files can use it", async () => {
+Deno.test("the serving module uses no Deno.* API and imports its files as a module, so any host can use it", async () => {
   const source = await Deno.readTextFile(
     new URL("../../lib/overlay_assets/serve.ts", import.meta.url),
   );

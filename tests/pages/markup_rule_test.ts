@@ -16,6 +16,8 @@ import { isSafeLink } from "../../lib/pages/link_rule.ts";
 import {
   isPlainText,
   isSafeMarkup,
+  MARKUP_ATTRIBUTES,
+  MARKUP_TAGS,
   markupFailure,
 } from "../../lib/pages/markup_rule.ts";
 import {
@@ -1027,4 +1029,23 @@ Deno.test("isSafeMarkup takes linear time on long strings", () => {
     assert.ok(elapsed < 1000, `${text.slice(0, 40)}… took ${elapsed} ms`);
     assert.equal(isSafeMarkup(text), oracleFailure(text) === undefined);
   }
+});
+
+Deno.test("the allowlist the rule exports for the browser (MARKUP_TAGS, MARKUP_ATTRIBUTES) is the one it reads", () => {
+  assert.deepEqual(new Set(MARKUP_TAGS), ALLOWED_TAGS);
+  assert.deepEqual(MARKUP_ATTRIBUTES, { a: ["href", "title"] });
+  const written = (tag: string) =>
+    tag === "br"
+      ? "<br>"
+      : tag === "li"
+      ? "<ul><li>x</li></ul>"
+      : tag === "ul" || tag === "ol"
+      ? `<${tag}><li>x</li></${tag}>`
+      : `<${tag}>x</${tag}>`;
+  for (const tag of MARKUP_TAGS) assert.ok(isSafeMarkup(written(tag)), tag);
+  for (const tag of ["img", "span", "div", "script", "h1", "abbr", "bdo"]) {
+    assert.ok(!isSafeMarkup(written(tag)), tag);
+  }
+  assert.ok(isSafeMarkup('<a href="/x" title="t">x</a>'));
+  assert.ok(!isSafeMarkup('<b title="t">x</b>'));
 });

@@ -151,14 +151,18 @@ Deno.test("pageRules accepts 20,000 values and refuses the 20,001st", () => {
   assert.equal(refusedAt(page(keys)), "/k19999");
 });
 
-Deno.test("pageRules refuses a page with 100,000 ids fast", () => {
+// Not a timing assertion: a check of duplicate ids that compared every pair
+// would take about 10^10 steps here, minutes rather than the milliseconds the
+// linear check takes (bench/page_rules_bench.ts measures it); the bound only
+// tells the two apart, whatever the machine's load.
+Deno.test("pageRules refuses a page with 100,000 ids without comparing every pair", () => {
   const sections = Array.from(
     { length: 100_000 },
     (_, index) => ({ id: `s${index}` }),
   );
   const start = performance.now();
   const at = refusedAt(page({ sections }));
-  assert.ok(performance.now() - start < 1000);
+  assert.ok(performance.now() - start < 30_000);
   assert.match(at, /^\/sections\/\d+/);
 });
 

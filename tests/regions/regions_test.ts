@@ -8,6 +8,7 @@ import {
   item,
   link,
   list,
+  markdown,
   page,
   pointer,
   template,
@@ -24,6 +25,11 @@ Deno.test("regions: each helper gives its one data attribute", () => {
   assert.deepEqual(html("/sections/0/body"), {
     "data-inpage-html": "/sections/0/body",
   });
+  assert.deepEqual(markdown(["posts", 0, "body"]), {
+    "data-inpage-markdown": "/posts/0/body",
+  });
+  assert.throws(() => markdown("body"), TypeError);
+  assert.equal(inpage.markdown, markdown);
   assert.deepEqual(image(["sections", 1, "image"]), {
     "data-inpage-image": "/sections/1/image",
   });

@@ -232,6 +232,72 @@ Deno.test("through GitHub: readAt reads the page at a commit with ref; an unknow
   });
 });
 
+Deno.test("through GitHub: only the branch's own history is read: another branch's commit and an annotated tag's id are null, checked with the compare API; a commit of the branch not listed yet is read", async () => {
+  await withDouble(async (double, repository) => {
+    await publishAll(repository, ["One", "Two"]);
+    const [, one] = double.commits.slice(-3).reverse();
+    const off = await double.addOffBranchCommit({
+      [PAGE]: JSON.stringify({ title: "Unmerged draft" }),
+    });
+    const tag = await double.addTag(one!.sha);
+    for (const commit of [off, tag]) {
+      assert.equal(await repository.readAt(PAGE, commit), null, commit);
+      assert.equal(
+        await repository.history(PAGE, { before: commit, limit: 30 }),
+        null,
+        commit,
+      );
+    }
+    // A repository that has listed nothing yet asks GitHub to compare.
+    const cold = createGitHubRepository({
+      token: double.token,
+      repository: double.repository,
+      apiUrl: double.url,
+    }) as Required<Repository>;
+    double.requests.length = 0;
+    assert.deepEqual(
+      (await cold.readAt(PAGE, one!.sha))?.content,
+      page("One"),
+    );
+    assert.equal(
+      double.requests[0]!.path,
+      `/repos/${double.repository}/compare/main...${one!.sha}`,
+    );
+    // Once known, not again.
+    double.requests.length = 0;
+    await cold.readAt(OTHER, one!.sha);
+    assert.deepEqual(double.requests.map((request) => request.path), [
+      `/repos/${double.repository}/contents/${OTHER}`,
+    ]);
+  });
+});
+
+Deno.test("through GitHub: a page's past as a symbolic link is null, whether GitHub follows it to a file or answers the link, and its history version is empty", async () => {
+  const secret = "GITHUB_TOKEN=ghp_notForPages\n";
+  await withDouble(async (double, repository) => {
+    const followed = await double.addLink(PAGE, "../../../../secrets.txt");
+    await repository.write(PAGE, page("Again"), "", "A file again");
+    const dangling = await double.addLink(OTHER, "nowhere.json");
+    for (const [path, commit] of [[PAGE, followed], [OTHER, dangling]]) {
+      assert.equal(await repository.readAt(path!, commit!), null);
+    }
+    const entries = (await repository.history(PAGE, { limit: 30 }))!;
+    const link = entries.find((entry) => entry.commit === followed);
+    assert.equal(link?.version, "");
+    // The file the link named is there all along.
+    assert.deepEqual(
+      (await repository.readAt("secrets.txt", followed))?.content,
+      encoder.encode(secret),
+    );
+  }, {
+    files: {
+      [PAGE]: page("Start"),
+      [OTHER]: page("About"),
+      "secrets.txt": secret,
+    },
+  });
+});
+
 Deno.test("through GitHub: rate limits (403 secondary with retry-after, 429, 403 with x-ratelimit-reset) are unavailable with the time GitHub gives", async (t) => {
   await withDouble(async (double, repository) => {
     const cases: [

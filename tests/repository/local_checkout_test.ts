@@ -745,6 +745,36 @@ Deno.test("local checkout follows linked folders inside the root, never a linked
   });
 });
 
+Deno.test("local checkout refuses a FIFO at a page path without opening it (no hang), for a read and a write", async () => {
+  await withRepo(async (checkout, folder) => {
+    const fifo = "src/content/pages/en/pipe.json";
+    const made = await new Deno.Command("mkfifo", {
+      args: [join(folder, fifo)],
+    }).output();
+    assert.ok(made.success, "mkfifo");
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error("the read hangs")), 5_000);
+    });
+    try {
+      await assert.rejects(
+        Promise.race([checkout.read(fifo), late]),
+        (error: unknown) =>
+          error instanceof RepositoryError && error.code === "unavailable" &&
+          /not a regular file/.test(error.message),
+      );
+      await assert.rejects(
+        Promise.race([checkout.write(fifo, bytes("{}\n"), "", "Pipe"), late]),
+        (error: unknown) =>
+          error instanceof RepositoryError && error.code === "unavailable",
+      );
+    } finally {
+      clearTimeout(timer);
+    }
+    assert.ok((await Deno.lstat(join(folder, fifo))).isFifo);
+  });
+});
+
 Deno.test("local checkout round-trips binary image bytes", async () => {
   await withRepo(async (checkout, folder) => {
     const image = new Uint8Array(4096);

@@ -398,7 +398,7 @@ Deno.test("auth DELETE answers 200 without a cookie and without a KV", async () 
   assert.deepEqual(body, { ok: true });
 });
 
-Deno.test("a session stops working when the key hash changes and when its expiry has passed", async () => {
+Deno.test("a session stops working for good when the key hash changes, and when its expiry has passed", async () => {
   const clock = manualClock();
   using s = await setup({ EDITOR_CLOCK: clock.now });
   const cookie = cookieFrom(
@@ -406,17 +406,26 @@ Deno.test("a session stops working when the key hash changes and when its expiry
   );
   const request = new Request(ORIGIN + "/api/content", { headers: { cookie } });
   assert.equal(await hasSession(s.kv, request, s.env), true);
+  // No key configured: no session is valid, and none ends.
   assert.equal(
-    await hasSession(s.kv, request, {
+    await hasSession(s.kv, request, { ...s.env, EDITOR_KEY_HASH: undefined }),
+    false,
+  );
+  assert.equal(await hasSession(s.kv, request, s.env), true);
+  // Another key hash ends the session, for good.
+  const rotated = new Request(ORIGIN + "/api/content", {
+    headers: {
+      cookie: cookieFrom(await sendKey(KEY, s.env, "192.0.2.32")),
+    },
+  });
+  assert.equal(
+    await hasSession(s.kv, rotated, {
       ...s.env,
       EDITOR_KEY_HASH: await fastHash("a new key"),
     }),
     false,
   );
-  assert.equal(
-    await hasSession(s.kv, request, { ...s.env, EDITOR_KEY_HASH: undefined }),
-    false,
-  );
+  assert.equal(await hasSession(s.kv, rotated, s.env), false);
   clock.advance(28_800_000 - 1);
   assert.equal(await hasSession(s.kv, request, s.env), true);
   clock.advance(1);

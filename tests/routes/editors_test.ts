@@ -1,9 +1,11 @@
 import assert from "node:assert/strict";
 import { createRouter, type Env } from "../../mod.ts";
+import { readEditorKeys } from "../../lib/access/editors.ts";
 import {
   DEFAULT_KEY_PARAMS,
   hashKey,
   lastVerificationCost,
+  lastVerificationWork,
   verificationCount,
 } from "../../lib/access/site_key.ts";
 import {
@@ -159,6 +161,63 @@ Deno.test("an unknown id costs what the named editors' hashes cost when there is
   });
 });
 
+Deno.test("an unknown id computes the same hashes as a known id with a wrong secret, whatever the costs of EDITOR_KEY_HASH and the editors' hashes", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const cost = (memory: number, iterations: number) => ({
+      memory,
+      iterations,
+      parallelism: 1,
+    });
+    const costs = [cost(64, 1), cost(128, 2), cost(96, 3)];
+    const env = testEnv(kv, {
+      EDITOR_KEY_HASH: await hashKey(SITE_KEY, costs[1]),
+      EDITOR_KEYS: JSON.stringify({
+        alice: {
+          hash: await hashKey(ALICE, costs[0]),
+          name: "Alice Martin",
+          email: "alice@example.com",
+        },
+        bob: {
+          hash: await hashKey(BOB, costs[2]),
+          name: "Bob Stone",
+          email: "bob@example.com",
+        },
+        carol: {
+          hash: await hashKey("carol.secret", costs[0]),
+          name: "Carol",
+          email: "carol@example.com",
+        },
+      }),
+    });
+    const order = (work: { memory: number; iterations: number }[]) =>
+      work.map(({ memory, iterations }) => `${memory}/${iterations}`).sort();
+    const every = order(costs);
+    for (
+      const [key, status] of [
+        ["alice.wrong", 401],
+        ["bob.wrong", 401],
+        ["mallory.guess", 401],
+        ["no-dot-at-all", 401],
+        [ALICE, 200],
+        [BOB, 200],
+        [SITE_KEY, 200],
+      ] as const
+    ) {
+      const before = verificationCount();
+      const response = await sendKey(key, env);
+      assert.equal(response.status, status, key);
+      await response.body?.cancel();
+      assert.equal(verificationCount(), before + 1, key);
+      // One hash of each cost, the verified one first.
+      assert.deepEqual(order(lastVerificationWork()), every, key);
+    }
+    assert.deepEqual(lastVerificationCost(), costs[1], "the plain key first");
+  } finally {
+    kv.close();
+  }
+});
+
 Deno.test("removing one editor, or changing their hash, ends their sessions and nobody else's", async () => {
   using s = await setup({ EDITOR_KEY_HASH: await fastHash(SITE_KEY) });
   const alice = await logIn(ALICE, s.env);
@@ -194,6 +253,79 @@ Deno.test("removing one editor, or changing their hash, ends their sessions and 
   const rotated: Env = { ...s.env, EDITOR_KEY_HASH: await fastHash("new") };
   assert.equal(await status(alice, rotated), 200);
   assert.equal(await status(plain, rotated), 401);
+});
+
+Deno.test("a session ended because its editor was removed or rehashed stays ended when the same entry comes back (an undo, a rollback, an older environment)", async () => {
+  // One KV file, opened anew for each environment, as a restart does.
+  const folder = await Deno.makeTempDir();
+  const path = `${folder}/kv.sqlite3`;
+  const keys = await editorKeys({ ...TEAM });
+  const plainHash = await fastHash(SITE_KEY);
+  const restart = async (extra: Env) => {
+    const kv = await Deno.openKv(path);
+    return {
+      env: testEnv(kv, { EDITOR_KEY_HASH: plainHash, ...extra }),
+      [Symbol.dispose]: () => kv.close(),
+    };
+  };
+  const status = async (cookie: string, env: Env) => {
+    const response = await whoAmI(cookie, env);
+    await response.body?.cancel();
+    return response.status;
+  };
+  try {
+    let alice: string, bob: string, plain: string;
+    {
+      using first = await restart({ EDITOR_KEYS: keys });
+      alice = await logIn(ALICE, first.env);
+      bob = await logIn(BOB, first.env);
+      plain = await logIn(SITE_KEY, first.env);
+    }
+    {
+      // Alice removed, Bob rehashed, the plain key rotated.
+      using changed = await restart({
+        EDITOR_KEY_HASH: await fastHash("another plain key"),
+        EDITOR_KEYS: JSON.stringify({
+          bob: {
+            hash: await fastHash("bob.a-new-secret"),
+            name: "Bob Stone",
+            email: "bob@example.com",
+          },
+        }),
+      });
+      assert.equal(await status(alice, changed.env), 401);
+      assert.equal(await status(bob, changed.env), 401);
+      assert.equal(await status(plain, changed.env), 401);
+    }
+    {
+      // Everything as it was: the sessions stay ended.
+      using back = await restart({ EDITOR_KEYS: keys });
+      assert.equal(await status(alice, back.env), 401);
+      assert.equal(await status(bob, back.env), 401);
+      assert.equal(await status(plain, back.env), 401);
+      // Logging in again opens a new session.
+      assert.equal(await status(await logIn(ALICE, back.env), back.env), 200);
+    }
+  } finally {
+    await Deno.remove(folder, { recursive: true });
+  }
+});
+
+Deno.test("a malformed EDITOR_KEYS refuses every session but ends none: fixed, the sessions are valid again", async () => {
+  using s = await setup({ EDITOR_KEY_HASH: await fastHash(SITE_KEY) });
+  const alice = await logIn(ALICE, s.env);
+  const plain = await logIn(SITE_KEY, s.env);
+  const broken: Env = { ...s.env, EDITOR_KEYS: "{alice:" };
+  for (const cookie of [alice, plain]) {
+    const response = await whoAmI(cookie, broken);
+    assert.equal(response.status, 401);
+    await response.body?.cancel();
+  }
+  for (const cookie of [alice, plain]) {
+    const response = await whoAmI(cookie, s.env);
+    assert.equal(response.status, 200);
+    await response.body?.cancel();
+  }
 });
 
 Deno.test("the plain site key keeps working beside named keys, as the editor named editor", async () => {
@@ -284,6 +416,69 @@ Deno.test("a malformed EDITOR_KEYS fails closed: every login refused after the s
         assert.equal(me.status, 401);
         await me.body?.cancel();
       });
+    }
+  } finally {
+    kv.close();
+  }
+});
+
+/** Every control and line-breaking character a name or email may not hold. */
+const CONTROLS: readonly [string, string][] = [
+  ["NUL", "\u0000"],
+  ["ESC", "\u001b"],
+  ["a line feed", "\n"],
+  ["DEL", "\u007f"],
+  ["U+0080", "\u0080"],
+  ["U+0085 (next line)", "\u0085"],
+  ["U+009B (CSI)", "\u009b"],
+  ["U+2028", "\u2028"],
+  ["U+2029", "\u2029"],
+];
+
+Deno.test("the one reader of EDITOR_KEYS refuses a name or email holding any control or line-breaking character, saying which entry on one line", async () => {
+  const hash = await fastHash(ALICE);
+  for (const [label, character] of CONTROLS) {
+    for (
+      const [field, entry] of [
+        ["name", { hash, name: `Alice${character}Martin`, email: "a@x.org" }],
+        ["email", { hash, name: "Alice", email: `alice${character}@x.org` }],
+        ["email", { hash, name: "Alice", email: `alice@x.org${character}` }],
+      ] as const
+    ) {
+      const read = readEditorKeys(JSON.stringify({ alice: entry }));
+      assert.ok(!read.ok, `${label} in the ${field}`);
+      assert.match(read.problem, new RegExp(`the ${field} of "alice"`));
+    }
+  }
+  // The id is shown on one line, whatever it holds.
+  const odd = readEditorKeys(JSON.stringify({ "a\u2028\u0085b": {} }));
+  assert.ok(!odd.ok);
+  assert.equal(odd.problem.split(/[\n\r\u0085\u2028\u2029]/).length, 1);
+  assert.match(odd.problem, /"a\\u2028\\u0085b"/);
+});
+
+Deno.test("a name or email holding a control or line-breaking character fails closed: every login refused, the log line says which entry", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const hash = await fastHash(ALICE);
+    for (
+      const [field, entry] of [
+        ["name", { hash, name: "Alice\u001b[2J", email: "a@x.org" }],
+        ["email", { hash, name: "Alice", email: "alice@x.org\u2028" }],
+      ] as const
+    ) {
+      const env = testEnv(kv, {
+        EDITOR_KEYS: JSON.stringify({ alice: entry }),
+      });
+      const { status, body } = await answer(await sendKey(ALICE, env));
+      assert.equal(status, 401);
+      assert.deepEqual(body, WRONG);
+      const line = env.logs.at(-1) ?? "";
+      assert.match(
+        JSON.parse(line).detail,
+        new RegExp(`the ${field} of "alice"`),
+      );
+      assert.match(line, /every login is refused/);
     }
   } finally {
     kv.close();

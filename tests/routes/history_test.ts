@@ -323,29 +323,97 @@ Deno.test("history and content at a commit answer the documented errors", async 
   );
 });
 
-Deno.test("history shares the content route's budget of 60 reads per 5 minutes", async () => {
+Deno.test("history answers only the checked-out branch's own history: another branch's commit, an annotated tag's id and a page's past as a symbolic link are 404, never the link's target", async () => {
+  await using s = await siteEnv(SITE_KEY);
+  const cookie = await logIn(SITE_KEY, s.env);
+  const git = (...args: string[]) => s.site.git(...args);
+  const root = s.site.root;
+  const head = async () => (await git("rev-parse", "HEAD")).trim();
+  // A secret the page's past as a link named.
+  await Deno.writeTextFile(`${root}/secret.txt`, "GITHUB_TOKEN=ghp_secret\n");
+  await git("add", "secret.txt");
+  await git("commit", "-q", "-m", "A file that is no page");
+  await Deno.remove(`${root}/${HOME}`);
+  await Deno.symlink("../../../../secret.txt", `${root}/${HOME}`);
+  await git("add", "-A");
+  await git("commit", "-q", "-m", "The page as a link");
+  const linked = await head();
+  await Deno.remove(`${root}/${HOME}`);
+  await Deno.writeTextFile(`${root}/${HOME}`, HOME_TEXT);
+  await git("add", "-A");
+  await git("commit", "-q", "-m", "The page as a file again");
+  const main = await head();
+  // Another branch, not merged; then back.
+  const branch = (await git("rev-parse", "--abbrev-ref", "HEAD")).trim();
+  await git("checkout", "-q", "-b", "draft");
+  await Deno.writeTextFile(`${root}/${HOME}`, page("Unmerged draft"));
+  await git("commit", "-q", "-am", "Draft");
+  const draft = await head();
+  await git("checkout", "-q", branch);
+  await git("tag", "-a", "v1", "-m", "A tag", main);
+  const tag = (await git("rev-parse", "v1")).trim();
+  assert.notEqual(tag, main);
+
+  for (const [commit, name] of [[draft, "another branch"], [tag, "a tag"]]) {
+    for (
+      const target of [
+        `/api/content?path=${HOME}&commit=${commit}`,
+        `/api/history?path=${HOME}&before=${commit}`,
+      ]
+    ) {
+      const got = await answer(await get(s.env, cookie, target));
+      assert.equal(got.status, 404, `${name}: ${target}`);
+      assert.deepEqual(got.body, { error: "not_found" });
+    }
+  }
+  const past = await answer(
+    await get(s.env, cookie, `/api/content?path=${HOME}&commit=${linked}`),
+  );
+  assert.equal(past.status, 404);
+  assert.doesNotMatch(JSON.stringify(past.body), /secret/);
+  const history = await answer(
+    await get(s.env, cookie, `/api/history?path=${HOME}`),
+  );
+  const entries = (history.body as { entries: Entry[] }).entries;
+  assert.equal(entries.find((entry) => entry.commit === linked)?.version, "");
+  assert.ok(!entries.some((entry) => entry.commit === draft));
+  // The branch's own commits are answered.
+  const now = await answer(
+    await get(s.env, cookie, `/api/content?path=${HOME}&commit=${main}`),
+  );
+  assert.equal(now.status, 200);
+});
+
+Deno.test("history and session have budgets of their own (30 and 120 per 5 minutes), apart from the content route's 60 reads", async () => {
   await using s = await siteEnv(SITE_KEY);
   const cookie = await logIn(SITE_KEY, s.env);
   const info = from("192.0.2.99");
-  const send = (target: string) =>
-    router.handle(
+  const send = async (target: string) => {
+    const response = await router.handle(
       new Request(`${ORIGIN}${target}`, { headers: { cookie } }),
       s.env,
       info,
     );
-  for (let index = 0; index < 30; index++) {
-    const history = await send(`/api/history?path=${HOME}`);
-    assert.equal(history.status, 200);
-    await history.body?.cancel();
-    const read = await send(`/api/content?path=${HOME}`);
-    assert.equal(read.status, 200);
-    await read.body?.cancel();
+    await response.body?.cancel();
+    return response;
+  };
+  const read = `/api/content?path=${HOME}`;
+  const history = `/api/history?path=${HOME}`;
+  // The reads are all spent: history and session go on.
+  for (let index = 0; index < 60; index++) {
+    assert.equal((await send(read)).status, 200);
   }
-  for (const target of ["/api/history?path=" + HOME, "/api/session"]) {
+  assert.equal((await send(read)).status, 429);
+  for (let index = 0; index < 30; index++) {
+    assert.equal((await send(history)).status, 200, `history ${index}`);
+  }
+  for (let index = 0; index < 120; index++) {
+    assert.equal((await send("/api/session")).status, 200, `session ${index}`);
+  }
+  for (const target of [history, "/api/session", read]) {
     const refused = await send(target);
-    assert.equal(refused.status, 429);
+    assert.equal(refused.status, 429, target);
     assert.ok(refused.headers.has("retry-after"));
-    await refused.body?.cancel();
   }
 });
 

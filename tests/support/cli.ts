@@ -29,12 +29,16 @@ export interface CliRun {
  * @param args the CLI arguments
  * @param stdin what is piped in
  * @param env extra environment variables
+ * @param timeoutMs when given, the process is killed after this long (a
+ *   command that should fail at once, such as `serve` on a bad
+ *   configuration, then fails its test instead of hanging it)
  * @returns the exit code and outputs
  */
 export async function runCli(
   args: string[],
   stdin = "",
   env: Record<string, string> = {},
+  timeoutMs?: number,
 ): Promise<CliRun> {
   const child = await spawnWithInput(
     new Deno.Command(Deno.execPath(), {
@@ -44,6 +48,9 @@ export async function runCli(
       stdout: "piped",
       stderr: "piped",
       env: { NO_COLOR: "1", ...env },
+      ...(timeoutMs === undefined
+        ? {}
+        : { signal: AbortSignal.timeout(timeoutMs) }),
     }),
     stdin,
   );

@@ -37,6 +37,8 @@ export interface DoubleCommit {
   tree: string;
   /** The files of its tree, by path. */
   files: Map<string, Uint8Array>;
+  /** The symbolic links after it: path → target (relative to its folder). */
+  links?: Map<string, string>;
 }
 
 /** One entry of a tree. */

@@ -23,6 +23,18 @@
  *   given, `per_page` (default 30, at most 100) a `page`, with a `Link`
  *   header (`first`, `prev`, `next`, `last`) when there are more pages; an
  *   unknown `sha` is 404 `No commit found for SHA: …`;
+ * - `GET /repos/{owner}/{repo}/compare/{base}...{head}` compares two commits
+ *   (a branch name or a sha; an annotated tag's id is peeled to its commit):
+ *   `status` (`identical`, `ahead`, `behind`, `diverged`), `ahead_by`,
+ *   `behind_by`, `base_commit` and `merge_base_commit`; an unknown one is
+ *   404 `Not Found`;
+ * - commits off the branch (another branch's) and annotated tags can be
+ *   made (`addOffBranchCommit`, `addTag`): `ref`, `sha` and the compare API
+ *   reach them, as on GitHub;
+ * - a symbolic link (`addLink`, a commit of the branch making a path a link):
+ *   a read answers, as GitHub documents, the file it names when that is a
+ *   file of the repository (under that file's own `path`), else
+ *   `type: "symlink"` with its `target`;
  * - pull requests and their comments (`github_pulls_double.ts`).
  *
  * @module
@@ -162,6 +174,29 @@ export interface GitHubDouble {
   /** Revokes every installation token issued (GitHub answers 401 to them). */
   revokeAppTokens(): void;
   /**
+   * Makes a commit on another branch, from the branch's head: the branch
+   * does not move.
+   *
+   * @param files the files it changes, by path
+   * @returns its sha
+   */
+  addOffBranchCommit(files: Record<string, string>): Promise<string>;
+  /**
+   * Makes an annotated tag of a commit.
+   *
+   * @param commit the commit's sha
+   * @returns the tag object's own sha
+   */
+  addTag(commit: string): Promise<string>;
+  /**
+   * Commits on the branch a path turned into a symbolic link.
+   *
+   * @param path the link's path
+   * @param target what it names, relative to its folder
+   * @returns the commit's sha
+   */
+  addLink(path: string, target: string): Promise<string>;
+  /**
    * Sets the fault for the next calls, replacing any; `null` clears it.
    *
    * @param fault the fault, or `null`
@@ -198,6 +233,8 @@ const ACCESS_TOKENS =
   /^(?:\/api\/v3)?\/app\/installations\/([^/]+)\/access_tokens$/;
 const COMMITS =
   /^(?:\/api\/v3)?\/(?:repos\/([^/]+)\/([^/]+)|repositories\/(\d+))\/commits$/;
+const COMPARE =
+  /^(?:\/api\/v3)?\/repos\/([^/]+)\/([^/]+)\/compare\/([^/.]+|[0-9a-f]{40})\.\.\.([^/.]+|[0-9a-f]{40})$/;
 /** The repository's id, as GitHub's `Link` headers name it. */
 const REPOSITORY_ID = "1300192";
 const TOKEN_USER = { name: "Double", email: "double@example.com" };
@@ -316,6 +353,10 @@ export function startGitHubDouble(
       tree,
       files: objects.filesOf(tree)!,
     };
+    // A parent's symbolic links stay, but where a file now is.
+    const kept = [...objects.commits.get(parent ?? "")?.links ?? []]
+      .filter(([path]) => !commit.files.has(path));
+    if (kept.length > 0) commit.links = new Map(kept);
     objects.commits.set(commit.sha, commit);
     return commit;
   }
@@ -471,11 +512,65 @@ export function startGitHubDouble(
     }
   }
 
+  /** Annotated tags: the tag object's sha → the commit's. */
+  const tags = new Map<string, string>();
+
+  /** The commit a ref names: the branch, a commit, a tag peeled. */
+  function commitAt(ref: string | null): DoubleCommit | undefined {
+    if (ref === null || ref === branch) return log.at(-1);
+    const other = refs.get(ref);
+    if (other !== undefined) return objects.commits.get(other);
+    return objects.commits.get(tags.get(ref) ?? ref);
+  }
+
   function filesAt(ref: string | null): Map<string, Uint8Array> | undefined {
     if (ref === null || ref === branch) return files;
-    const other = refs.get(ref);
-    if (other !== undefined) return objects.commits.get(other)?.files;
-    return objects.commits.get(ref)?.files;
+    return commitAt(ref)?.files;
+  }
+
+  /** A commit and its ancestors, newest first. */
+  function ancestry(commit: DoubleCommit): DoubleCommit[] {
+    const chain: DoubleCommit[] = [];
+    for (
+      let at: DoubleCommit | undefined = commit;
+      at;
+      at = at.parent === null ? undefined : commitAt(at.parent)
+    ) chain.push(at);
+    return chain;
+  }
+
+  function compare(baseRef: string, headRef: string, base: string): Response {
+    const from = commitAt(baseRef);
+    const to = commitAt(headRef);
+    if (!from || !to) return error(404, "Not Found");
+    const behind = ancestry(from);
+    const ahead = ancestry(to);
+    const mergeBase = behind.find((commit) => ahead.includes(commit));
+    if (!mergeBase) return error(404, "No common ancestor between the two");
+    const aheadBy = ahead.indexOf(mergeBase);
+    const behindBy = behind.indexOf(mergeBase);
+    const commitOf = (commit: DoubleCommit) => ({
+      sha: commit.sha,
+      url: `${base}/repos/${repository}/commits/${commit.sha}`,
+      commit: { message: commit.message, author: commit.author },
+    });
+    return json(200, {
+      url: `${base}/repos/${repository}/compare/${baseRef}...${headRef}`,
+      status: aheadBy === 0 && behindBy === 0
+        ? "identical"
+        : aheadBy === 0
+        ? "behind"
+        : behindBy === 0
+        ? "ahead"
+        : "diverged",
+      ahead_by: aheadBy,
+      behind_by: behindBy,
+      total_commits: aheadBy,
+      base_commit: commitOf(from),
+      merge_base_commit: commitOf(mergeBase),
+      commits: ahead.slice(0, aheadBy).reverse().map(commitOf),
+      files: [],
+    });
   }
 
   function listCommits(url: URL, base: string): Response {
@@ -486,10 +581,8 @@ export function startGitHubDouble(
       Math.max(1, Number(url.searchParams.get("per_page") ?? "30") || 30),
     );
     const page = Math.max(1, Number(url.searchParams.get("page") ?? "1") || 1);
-    const from = start === branch
-      ? log.length - 1
-      : log.findIndex((commit) => commit.sha === start);
-    if (from < 0) {
+    const head = commitAt(start);
+    if (head === undefined) {
       return json(404, {
         message: `No commit found for SHA: ${start}`,
         documentation_url:
@@ -497,13 +590,13 @@ export function startGitHubDouble(
         status: "404",
       });
     }
-    const chain = log.slice(0, from + 1).reverse();
+    const chain = ancestry(head);
     const touching = path === null ? chain : chain.filter((commit) => {
-      const before = commit.parent === null
+      const parent = commit.parent === null
         ? undefined
-        : log.find((other) => other.sha === commit.parent)?.files.get(path);
-      const after = commit.files.get(path);
-      return before !== after;
+        : commitAt(commit.parent);
+      return parent?.files.get(path) !== commit.files.get(path) ||
+        parent?.links?.get(path) !== commit.links?.get(path);
     });
     const last = Math.max(1, Math.ceil(touching.length / perPage));
     const items = touching.slice((page - 1) * perPage, page * perPage).map((
@@ -568,6 +661,28 @@ export function startGitHubDouble(
     const files = filesAt(ref);
     if (files === undefined) {
       return error(404, `No commit found for the ref ${ref}`);
+    }
+    const link = commitAt(ref)?.links?.get(path);
+    if (link !== undefined) {
+      const folder = path.includes("/")
+        ? path.slice(0, path.lastIndexOf("/") + 1)
+        : "";
+      const named = new URL(link, `file:///${folder}`).pathname.slice(1);
+      const file = files.get(named);
+      if (file === undefined) {
+        return json(200, {
+          type: "symlink",
+          target: link,
+          ...describe(
+            base,
+            path,
+            sha1Sync(new TextEncoder().encode(`link ${link}`)),
+            link.length,
+          ),
+        });
+      }
+      // Followed, as GitHub does: the file it names, under that path.
+      path = named;
     }
     const bytes = files.get(path);
     if (bytes === undefined) {
@@ -786,6 +901,16 @@ export function startGitHubDouble(
     url: URL,
     base: string,
   ): Promise<Response | undefined> {
+    const comparing = COMPARE.exec(url.pathname);
+    if (comparing && request.method === "GET") {
+      if (
+        decodeURIComponent(comparing[1]!) !== owner ||
+        decodeURIComponent(comparing[2]!) !== name
+      ) {
+        return error(404, "Not Found");
+      }
+      return compare(comparing[3]!, comparing[4]!, base);
+    }
     const listing = COMMITS.exec(url.pathname);
     if (listing && request.method === "GET") {
       const byId = listing[3] !== undefined;
@@ -961,6 +1086,43 @@ export function startGitHubDouble(
     appTokens,
     publishElsewhere,
     revokeAppTokens: () => installationTokens.clear(),
+    addOffBranchCommit(changed) {
+      const head = log.at(-1)!;
+      const next = new Map(head.files);
+      for (const [path, text] of Object.entries(changed)) {
+        next.set(path, new TextEncoder().encode(text));
+      }
+      const made = makeCommit(
+        "On another branch",
+        objects.treeOf(next),
+        head.sha,
+        undefined,
+      );
+      return Promise.resolve(made.sha);
+    },
+    addTag(commit) {
+      const sha = sha1Sync(
+        new TextEncoder().encode(`tag ${tags.size} ${commit}`),
+      );
+      tags.set(sha, commit);
+      return Promise.resolve(sha);
+    },
+    addLink(path, target) {
+      const head = log.at(-1)!;
+      const next = new Map(files);
+      next.delete(path);
+      const made = makeCommit(
+        `Link ${path}`,
+        objects.treeOf(next),
+        head.sha,
+        undefined,
+      );
+      const links = new Map(made.links);
+      links.set(path, target);
+      made.links = links;
+      moveDefault(made.sha);
+      return Promise.resolve(made.sha);
+    },
     setFault(next: GitHubFault | null): void {
       fault = next;
       faultLeft = next ? next.times ?? 1 : 0;

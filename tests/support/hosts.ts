@@ -1,9 +1,11 @@
 /**
- * What the host tests share: the neutral bundle (`deno bundle --platform=
- * browser mod.ts`) installed as `@inpage/editor` in an example's
- * node_modules (where `npx jsr add @inpage/editor` puts the package), the
- * example's pinned npm packages, a recipe started as a real process on
- * loopback, and the walk every host must pass.
+ * What the host tests share: the neutral build of the package (`deno bundle
+ * --platform=browser --code-splitting` of its three server entries: `.`,
+ * `./overlay` and `./redis`, so what loads lazily in Deno loads lazily
+ * there too) installed as `@inpage/editor` in an example's node_modules
+ * (where `npx jsr add @inpage/editor` puts the package), the example's
+ * pinned npm packages, a recipe started as a real process on loopback, and
+ * the walk every host must pass: the routes, then the overlay's files.
  *
  * @module
  */
@@ -14,6 +16,7 @@ import { type GitHubDouble, startGitHubDouble } from "./github_double.ts";
 import { HOME, HOME_TEXT } from "./site.ts";
 import { pngOfSize } from "./image_fixtures.ts";
 import { gitBlobSha, hashKey } from "../../mod.ts";
+import { startRedis } from "./redis_server.ts";
 
 /** The repository root. */
 export const ROOT: string = new URL("../../", import.meta.url).pathname;
@@ -26,24 +29,37 @@ export const KEY = "host test key";
 
 let bundle: Promise<string> | undefined;
 
+/** The package's server entries, as its package.json exports them. */
+export const PACKAGE_EXPORTS = {
+  ".": "./mod.js",
+  "./overlay": "./lib/overlay_assets/serve.js",
+  "./redis": "./lib/kv/redis.js",
+} as const;
+
 /**
- * Builds the neutral bundle once per test process.
+ * Builds the neutral package once per test process: its entries and the
+ * chunks they import (the page rules, zod, hash-wasm and the overlay's
+ * files load when first needed, as from the published package). The npm
+ * client of `./redis` stays an import of `@redis/client`, installed from the
+ * example's lock as npm installs a JSR package's dependencies.
  *
- * @returns the path of `mod.js` in a temporary folder
+ * @returns the folder of the built files
  */
 export function neutralBundle(): Promise<string> {
   bundle ??= (async () => {
-    const out = join(
-      await Deno.makeTempDir({ prefix: "editor-bundle-" }),
-      "mod.js",
-    );
+    const out = await Deno.makeTempDir({ prefix: "editor-bundle-" });
     await run(DENO, [
       "bundle",
       "--quiet",
       "--platform=browser",
-      "-o",
+      "--code-splitting",
+      "--format=esm",
+      "--external=@redis/client",
+      "--outdir",
       out,
       "mod.ts",
+      "lib/overlay_assets/serve.ts",
+      "lib/kv/redis.ts",
     ], ROOT);
     return out;
   })();
@@ -52,7 +68,7 @@ export function neutralBundle(): Promise<string> {
 
 /**
  * Installs an example's pinned packages (`npm ci` when its node_modules
- * does not match the lock) and the neutral bundle as `@inpage/editor`.
+ * does not match the lock) and the neutral package as `@inpage/editor`.
  *
  * @param example the folder under examples/
  * @returns the example's folder
@@ -75,18 +91,27 @@ export async function prepareExample(example: string): Promise<string> {
     );
   }
   const target = join(dir, "node_modules", "@inpage", "editor");
-  await Deno.mkdir(target, { recursive: true });
-  await Deno.copyFile(await neutralBundle(), join(target, "mod.js"));
+  await Deno.remove(target, { recursive: true }).catch(() => {});
+  await copyFolder(await neutralBundle(), target);
   await Deno.writeTextFile(
     join(target, "package.json"),
     JSON.stringify({
       name: "@inpage/editor",
       version: "2.1.0",
       type: "module",
-      exports: { ".": "./mod.js" },
+      exports: PACKAGE_EXPORTS,
     }),
   );
   return dir;
+}
+
+async function copyFolder(from: string, to: string): Promise<void> {
+  await Deno.mkdir(to, { recursive: true });
+  for await (const entry of Deno.readDir(from)) {
+    if (entry.isDirectory) {
+      await copyFolder(join(from, entry.name), join(to, entry.name));
+    } else await Deno.copyFile(join(from, entry.name), join(to, entry.name));
+  }
 }
 
 async function run(program: string, args: string[], cwd: string) {
@@ -381,6 +406,109 @@ export async function readDuringLogin(
   return { readMs, loginMs };
 }
 
+/**
+ * The overlay's files as a host serves them under `/_inpage/`: the loader
+ * and the entry that `overlay/dist/manifest.json` names, each in brotli,
+ * gzip and as built, with the bytes built (`fetch` unpacks them; a declared
+ * length is the compressed copy's), the ETag and cache header of their kind,
+ * `vary: accept-encoding`, and the loader's 304 to its ETag; another name
+ * there is 404 JSON.
+ *
+ * Cloudflare's edge, and Miniflare in front of workerd, hand the worker
+ * `accept-encoding: br, gzip` whatever the client sent and encode the answer
+ * for the client themselves: with `recoded`, the encoding may be any the
+ * client accepts, and the ETag any of the file's.
+ *
+ * @param url the recipe's URL
+ * @param options `recoded` for a host that encodes for the client itself
+ */
+export async function assertServesOverlay(
+  url: string,
+  options: { recoded?: boolean } = {},
+): Promise<void> {
+  const dist = join(ROOT, "overlay", "dist");
+  const manifest = JSON.parse(
+    await Deno.readTextFile(join(dist, "manifest.json")),
+  );
+  for (const name of [manifest.loader, manifest.entry] as string[]) {
+    const built = await Deno.readFile(join(dist, name));
+    const etag = manifest.files[name].etag as string;
+    for (
+      const [accept, encoding, suffix] of [
+        ["gzip, deflate, br", "br", ".br"],
+        ["gzip", "gzip", ".gz"],
+        ["identity", null, ""],
+      ] as const
+    ) {
+      const response = await fetch(`${url}/_inpage/${name}`, {
+        headers: { "accept-encoding": accept },
+      });
+      const where = `${name} (${accept})`;
+      assert.equal(response.status, 200, where);
+      const bytes = new Uint8Array(await response.arrayBuffer());
+      assert.deepEqual(bytes, built, `${where}: the bytes as built`);
+      const tags = [
+        etag,
+        ...["br", "gzip"].map((coding) => etag.replace(/"$/, `-${coding}"`)),
+      ];
+      if (options.recoded) {
+        const used = response.headers.get("content-encoding");
+        assert.ok(
+          used === null || accept.split(/,\s*/).includes(used),
+          `${where}: ${used}`,
+        );
+        const tag = (response.headers.get("etag") ?? "").replace(/^W\//, "");
+        assert.ok(tags.includes(tag), `${where}: ${tag}`);
+      } else {
+        assert.equal(
+          response.headers.get("content-encoding"),
+          encoding,
+          where,
+        );
+        assert.equal(
+          response.headers.get("etag"),
+          encoding ? etag.replace(/"$/, `-${encoding}"`) : etag,
+          where,
+        );
+      }
+      assert.equal(
+        response.headers.get("cache-control"),
+        name === manifest.loader
+          ? "no-cache"
+          : "public, max-age=31536000, immutable",
+        where,
+      );
+      assert.equal(response.headers.get("vary"), "accept-encoding", where);
+      assert.equal(
+        response.headers.get("content-type"),
+        "text/javascript; charset=utf-8",
+        where,
+      );
+      const length = response.headers.get("content-length");
+      if (length !== null && !options.recoded) {
+        const copy = await Deno.readFile(join(dist, name + suffix));
+        assert.equal(length, String(copy.byteLength), where);
+      }
+    }
+  }
+  const loader = await fetch(`${url}/_inpage/${manifest.loader}`, {
+    headers: { "accept-encoding": "gzip" },
+  });
+  await loader.body?.cancel();
+  const again = await fetch(`${url}/_inpage/${manifest.loader}`, {
+    headers: {
+      "accept-encoding": "gzip",
+      "if-none-match": loader.headers.get("etag") ?? "",
+    },
+  });
+  assert.equal(again.status, 304);
+  assert.equal(await again.text(), "");
+  const missing = await fetch(`${url}/_inpage/manifest.json`);
+  assert.deepEqual([missing.status, await missing.json()], [404, {
+    error: "not_found",
+  }]);
+}
+
 /** How a recipe is started in its example's folder. */
 export interface Recipe {
   /** The folder under examples/; it names the host in messages. */
@@ -389,6 +517,31 @@ export interface Recipe {
   program: (dir: string) => string;
   /** Its arguments. */
   args: string[];
+  /**
+   * Where it keeps RATE_LIMIT: a Deno KV file (`EDITOR_KV_PATH`, the
+   * default) or a redis-server the test starts (`REDIS_URL`).
+   */
+  store?: "kv" | "redis";
+  /** Variables the host itself sets (such as its client address header). */
+  env?: Record<string, string>;
+}
+
+/** The variables that give a recipe its store, and the store, disposed last. */
+async function storeOf(
+  recipe: Recipe,
+): Promise<{ variables: Record<string, string> } & AsyncDisposable> {
+  if (recipe.store === "redis") {
+    const server = await startRedis();
+    return {
+      variables: { REDIS_URL: server.url },
+      [Symbol.asyncDispose]: () => server.stop(),
+    };
+  }
+  const folder = await temporaryFolder();
+  return {
+    variables: { EDITOR_KV_PATH: join(folder.path, "kv.sqlite3") },
+    [Symbol.asyncDispose]: () => folder[Symbol.asyncDispose](),
+  };
 }
 
 let keyHash: Promise<string> | undefined;
@@ -401,7 +554,8 @@ function hashOfKey(): Promise<string> {
 
 /**
  * Starts a recipe over a GitHub double, with RATE_LIMIT in a SQLite file,
- * passes the {@linkcode walk}, and checks its log: every line names a
+ * passes the {@linkcode walk}, serves the overlay's files
+ * ({@linkcode assertServesOverlay}), and checks its log: every line names a
  * client or carries a message, the token is never logged, no warning.
  *
  * @param recipe how to start it
@@ -410,14 +564,17 @@ export async function walkRecipe(recipe: Recipe): Promise<void> {
   const hash = hashOfKey();
   const dir = await prepareExample(recipe.example);
   await using double = github();
-  // This walk keeps RATE_LIMIT in a SQLite file; the next test, in memory.
-  await using store = await temporaryFolder();
+  // This walk keeps RATE_LIMIT in a SQLite file (or Redis); the next test, in
+  // memory.
+  await using store = await storeOf(recipe);
   await using host = await startHost(recipe.program(dir), recipe.args, dir, {
     PORT: "0",
-    EDITOR_KV_PATH: join(store.path, "kv.sqlite3"),
+    ...store.variables,
+    ...recipe.env,
     ...githubVariables(double, await hash),
   });
   await walk(host.url, double);
+  await assertServesOverlay(host.url);
   const lines = host.logLines();
   // A line per request (its client), per notice (its message), per GitHub
   // call (its budget left).
@@ -435,7 +592,8 @@ export async function walkRecipe(recipe: Recipe): Promise<void> {
 }
 
 /**
- * Starts a recipe over a GitHub double, with RATE_LIMIT in memory, and
+ * Starts a recipe over a GitHub double, with RATE_LIMIT in memory (or in
+ * Redis for a recipe that keeps it there), and
  * checks with {@linkcode readDuringLogin} that a read sent during a login
  * is answered first; prints both times.
  *
@@ -445,8 +603,13 @@ export async function readDuringLoginOf(recipe: Recipe): Promise<void> {
   const hash = hashOfKey();
   const dir = await prepareExample(recipe.example);
   await using double = github();
+  await using store = recipe.store === "redis"
+    ? await storeOf(recipe)
+    : { variables: {}, [Symbol.asyncDispose]: () => Promise.resolve() };
   await using host = await startHost(recipe.program(dir), recipe.args, dir, {
     PORT: "0",
+    ...store.variables,
+    ...recipe.env,
     ...githubVariables(double, await hash),
   });
   const { readMs, loginMs } = await readDuringLogin(host.url);
@@ -455,4 +618,59 @@ export async function readDuringLoginOf(recipe: Recipe): Promise<void> {
       loginMs.toFixed(0)
     } ms`,
   );
+}
+
+/**
+ * Starts two instances of a recipe on one redis-server, as a serverless host
+ * runs several: a session opened on one is valid on the other and ends on
+ * both with logout, and the login budget counts the attempts of both.
+ *
+ * @param recipe how to start it (its store is Redis)
+ */
+export async function twoInstancesOf(recipe: Recipe): Promise<void> {
+  const hash = await hashOfKey();
+  const dir = await prepareExample(recipe.example);
+  await using double = github();
+  await using store = await storeOf({ ...recipe, store: "redis" });
+  const variables = {
+    PORT: "0",
+    ...store.variables,
+    ...recipe.env,
+    ...githubVariables(double, hash),
+  };
+  await using a = await startHost(
+    recipe.program(dir),
+    recipe.args,
+    dir,
+    variables,
+  );
+  await using b = await startHost(
+    recipe.program(dir),
+    recipe.args,
+    dir,
+    variables,
+  );
+  const login = await call(a.url, "/api/auth", json({ key: KEY }));
+  assert.equal(login.status, 200);
+  const cookie = login.response.headers.getSetCookie()
+    .map((c) => c.split(";")[0]).join("; ");
+  const session = (url: string) =>
+    call(url, "/api/session", { headers: { cookie } });
+  assert.deepEqual((await session(b.url)).body, {
+    editor: { id: "editor", name: "editor" },
+  });
+  const statuses = [];
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    const url = attempt % 2 ? b.url : a.url;
+    statuses.push(
+      (await call(url, "/api/auth", json({ key: "wrong" }))).status,
+    );
+  }
+  assert.deepEqual(statuses, [401, 401, 401, 401, 429]);
+  const logout = await call(b.url, "/api/auth", {
+    method: "DELETE",
+    headers: { cookie },
+  });
+  assert.equal(logout.status, 200);
+  assert.equal((await session(a.url)).status, 401);
 }

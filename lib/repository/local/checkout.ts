@@ -15,7 +15,7 @@
  * @module
  */
 
-import { dirname, join, sep } from "node:path";
+import { dirname, join } from "node:path";
 import {
   type CommitAuthor,
   type CommitFile,
@@ -34,12 +34,12 @@ import {
 import { fileAt, fileHistory } from "./history.ts";
 import {
   checkedSegments,
-  lstatOrNull,
   removeEmptyFolders,
   replaceFile,
   type Target,
   writeSynced,
 } from "./files.ts";
+import { readCheckoutFile, resolveTarget } from "./checkout_file.ts";
 import {
   checkedAuthor,
   commitPaths,
@@ -171,31 +171,25 @@ class LocalCheckoutRepository implements LocalCheckout {
   }
 
   async read(path: string): Promise<RepositoryFile | null> {
-    const absolute = join(this.root, ...checkedSegments(path));
-    // Fast path: one realPath; equal to the joined path means no symbolic
-    // link anywhere on the way (the root is a real path), so the file can
-    // be read as is. Anything else takes the segment by segment walk.
-    const real = await Deno.realPath(absolute).catch(() => undefined);
-    const target = real === absolute
-      ? { state: "file" as const, absolute }
-      : await this.#resolve(path);
-    if (target.state === "absent" || target.state === "blocked") return null;
-    if (target.state === "symlink") {
-      // A link planted in the checkout could serve `.env` or `.git/config`
-      // as a page: a file that is itself a link is never read (nor written).
-      throw new RepositoryError(
-        "unauthorized",
-        `Refusing to read a symbolic link: ${path}`,
-      );
+    const file = await readCheckoutFile(this.root, path);
+    switch (file.kind) {
+      case "file":
+        return { content: file.content, version: gitBlobSha(file.content) };
+      case "absent":
+        return null;
+      case "symlink":
+        // A link planted in the checkout could serve `.env` or `.git/config`
+        // as a page: a file that is itself a link is never read (nor written).
+        throw new RepositoryError(
+          "unauthorized",
+          `Refusing to read a symbolic link: ${path}`,
+        );
+      case "outside":
+        throw new RepositoryError("unauthorized", file.detail);
+      default:
+        // A FIFO is never opened: opening one waits for a writer.
+        throw new RepositoryError("unavailable", file.detail);
     }
-    let content: Uint8Array;
-    try {
-      content = await Deno.readFile(target.absolute);
-    } catch (error) {
-      if (isAbsence(error)) return null;
-      throw failure(error, `Cannot read ${path}`);
-    }
-    return { content, version: gitBlobSha(content) };
   }
 
   async history(
@@ -426,7 +420,13 @@ class LocalCheckoutRepository implements LocalCheckout {
 
   /** What is at a path, refusing what a write must not replace. */
   async #target(path: string): Promise<Target> {
-    const target = await this.#resolve(path);
+    const target = await resolveTarget(this.root, path);
+    if (target.state === "not_regular") {
+      throw new RepositoryError(
+        "unavailable",
+        `Not a regular file (a FIFO, socket, device or folder): ${path}`,
+      );
+    }
     if (target.state === "blocked") {
       throw new RepositoryError(
         "unavailable",
@@ -440,65 +440,6 @@ class LocalCheckoutRepository implements LocalCheckout {
       );
     }
     return target;
-  }
-
-  /**
-   * Checks a repository path and finds what is at it, refusing anything that
-   * leaves the root: absolute paths, `.`, `..`, empty segments, `.git`, and
-   * symbolic links that resolve outside.
-   */
-  async #resolve(path: string): Promise<Target> {
-    const segments = checkedSegments(path);
-    let folder = this.root;
-    const missing: string[] = [];
-    for (const segment of segments.slice(0, -1)) {
-      folder = join(folder, segment);
-      if (missing.length > 0) {
-        missing.push(folder);
-        continue;
-      }
-      const info = await lstatOrNull(folder, path);
-      if (info === null) missing.push(folder);
-      else if (info.isSymlink) await this.#checkLink(folder, path);
-      else if (!info.isDirectory) {
-        return { state: "blocked", absolute: folder, missing: [] };
-      }
-    }
-    const absolute = join(this.root, ...segments);
-    if (missing.length > 0) return { state: "absent", absolute, missing };
-    const info = await lstatOrNull(absolute, path);
-    if (info === null) return { state: "absent", absolute, missing };
-    if (info.isSymlink) {
-      await this.#checkLink(absolute, path);
-      return { state: "symlink", absolute, missing };
-    }
-    if (info.isDirectory) {
-      throw new RepositoryError("unavailable", `A folder is at ${path}`);
-    }
-    return { state: "file", absolute, missing, mode: info.mode };
-  }
-
-  /** Refuses a symbolic link that is dangling or resolves outside the root. */
-  async #checkLink(link: string, path: string): Promise<void> {
-    let real: string;
-    try {
-      real = await Deno.realPath(link);
-    } catch (error) {
-      if (isAbsence(error)) {
-        throw new RepositoryError(
-          "unauthorized",
-          `A dangling symbolic link is on the way to ${path}`,
-        );
-      }
-      throw failure(error, `Cannot resolve ${path}`);
-    }
-    const inside = this.root.endsWith(sep) ? this.root : this.root + sep;
-    if (real !== this.root && !real.startsWith(inside)) {
-      throw new RepositoryError(
-        "unauthorized",
-        `${path} leads outside the repository`,
-      );
-    }
   }
 }
 

@@ -13,14 +13,24 @@ import { failure, isAbsence, randomHex } from "./support.ts";
 /** What a repository path leads to. */
 export type Target =
   | {
-    /** Nothing there; a symbolic link inside the root; a file as a folder. */
-    state: "absent" | "symlink" | "blocked";
+    /**
+     * Nothing there; a symbolic link inside the root; a file as a folder;
+     * something that is not a regular file (a FIFO, a socket, a device, a
+     * folder).
+     */
+    state: "absent" | "symlink" | "blocked" | "not_regular";
     /** The path on disk. */
     absolute: string;
     /** Folders to create for a write, outermost first. */
     missing: string[];
   }
-  | { state: "file"; absolute: string; missing: string[]; mode: number | null };
+  | {
+    state: "file";
+    absolute: string;
+    missing: string[];
+    mode: number | null;
+    size: number;
+  };
 
 /**
  * The segments of a repository path, or a refusal.

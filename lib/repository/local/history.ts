@@ -2,7 +2,9 @@
  * The local checkout's history: the commits that changed a file
  * (`git log --follow`), and a file as it was at a commit (`git cat-file`),
  * with git run without a shell, every argument checked, and `--` before
- * the path.
+ * the path. Only the checked-out branch's own history is answered (a commit
+ * of another branch, or an annotated tag's id, is no commit here), and a
+ * past symbolic link never gives its target's text.
  *
  * @module
  */
@@ -20,7 +22,9 @@ export const COMMIT_ID = /^[0-9a-f]{40}$/;
 const RECORD = "\x1e";
 const FIELD = "\x1f";
 const RAW =
-  /^:\d{6} \d{6} [0-9a-f]{40,64} ([0-9a-f]{40,64}) ([A-Z])\d*\t(?:[^\t\n]*\t)?([^\t\n]*)$/;
+  /^:\d{6} (\d{6}) [0-9a-f]{40,64} ([0-9a-f]{40,64}) ([A-Z])\d*\t(?:[^\t\n]*\t)?([^\t\n]*)$/;
+/** The mode git gives a symbolic link. */
+const LINK_MODE = "120000";
 const ZERO = /^0+$/;
 
 /**
@@ -43,6 +47,7 @@ export async function fileHistory(
   checkedSegments(path);
   if (before !== undefined && !COMMIT_ID.test(before)) return null;
   if (!Number.isSafeInteger(limit) || limit < 1) return [];
+  if (before !== undefined && !await onBranch(root, before)) return null;
   const start = before === undefined ? "HEAD" : `${before}^{commit}`;
   const log = await runGit(root, [
     "log",
@@ -87,8 +92,11 @@ export async function fileHistory(
     for (const line of rest) {
       const raw = RAW.exec(line);
       if (!raw) continue;
-      const [, blob = "", status = "", file = ""] = raw;
-      version = status === "D" || ZERO.test(blob) ? "" : blob;
+      const [, mode = "", blob = "", status = "", file = ""] = raw;
+      // A link is no version of the page (its blob is the target's name).
+      version = status === "D" || ZERO.test(blob) || mode === LINK_MODE
+        ? ""
+        : blob;
       name = file;
       break;
     }
@@ -171,14 +179,31 @@ export async function fileAt(
   commit: string,
 ): Promise<RepositoryFile | null> {
   checkedSegments(path);
-  if (!COMMIT_ID.test(commit)) return null;
-  // `^{commit}`: a tree's or a blob's id is not a commit.
-  const query = `${commit}^{commit}:${git.prefix}${path}\n`;
+  if (!COMMIT_ID.test(commit) || !await onBranch(root, commit)) return null;
+  // What the commit's tree holds at the path: a blob, not a link.
+  const listed = await runGit(root, [
+    "ls-tree",
+    "-z",
+    "--full-tree",
+    commit,
+    "--",
+    `${git.prefix}${path}`,
+  ]);
+  if (listed.code !== 0) {
+    throw new RepositoryError(
+      "unavailable",
+      `git ls-tree exited with ${listed.code}: ${listed.stderr}`,
+    );
+  }
+  const entry = /^(\d{6}) (\w+) ([0-9a-f]{40,64})\t/.exec(
+    decode(listed.stdout).split("\0")[0] ?? "",
+  );
+  if (!entry || entry[2] !== "blob" || entry[1] === LINK_MODE) return null;
   const answer = await runGit(
     root,
     ["cat-file", "--batch"],
     {},
-    new TextEncoder().encode(query),
+    new TextEncoder().encode(`${entry[3]}\n`),
   );
   if (answer.code !== 0) {
     throw new RepositoryError(
@@ -189,10 +214,34 @@ export async function fileAt(
   const output = answer.stdout;
   const newline = output.indexOf(10);
   const header = decode(output.subarray(0, newline < 0 ? 0 : newline));
-  const match = /^[0-9a-f]{40,64} (\w+) (\d+)$/.exec(header);
-  if (!match) return null; // "… missing": no such commit, or no such file
-  const [, type = "", size = "0"] = match;
-  if (type !== "blob") return null; // a folder at that path then
-  const content = output.slice(newline + 1, newline + 1 + Number(size));
+  const match = /^[0-9a-f]{40,64} blob (\d+)$/.exec(header);
+  if (!match) return null;
+  const content = output.slice(newline + 1, newline + 1 + Number(match[1]));
   return { content, version: gitBlobSha(content) };
+}
+
+/**
+ * Whether a commit id names a commit of the checked-out branch's history:
+ * a commit object (an annotated tag's own id is not one), and an ancestor of
+ * `HEAD` (or `HEAD` itself). A commit of another branch is not.
+ *
+ * @param root the checkout's real path
+ * @param commit 40 lowercase hex digits
+ * @returns whether to answer it
+ */
+export async function onBranch(root: string, commit: string): Promise<boolean> {
+  const type = await runGit(root, ["cat-file", "-t", commit]);
+  if (type.code !== 0 || decode(type.stdout).trim() !== "commit") return false;
+  const ancestor = await runGit(root, [
+    "merge-base",
+    "--is-ancestor",
+    commit,
+    "HEAD",
+  ]);
+  if (ancestor.code === 0) return true;
+  if (ancestor.code === 1) return false;
+  throw new RepositoryError(
+    "unavailable",
+    `git merge-base exited with ${ancestor.code}: ${ancestor.stderr}`,
+  );
 }

@@ -1,0 +1,3 @@
+import { createSessionRoute } from "@inpage/editor";
+
+export const onRequestGet = createSessionRoute().onRequestGet;

@@ -1,0 +1,36 @@
+/**
+ * The Eleventy example in development: `eleventy --serve` (run by Deno)
+ * behind `editor serve --proxy --template-syntax refuse`, on a temporary git
+ * copy of examples/eleventy, in Chromium: the navigation list of
+ * `site.json` reordered and published; the commit changes the list's lines
+ * and nothing else, and Eleventy reloads the page with the new order.
+ *
+ * Slow (npm install, eleventy --serve): run by `deno task test-frameworks`.
+ */
+import { join } from "node:path";
+import { installPackages } from "../../examples/dev_servers.ts";
+import {
+  copyExample,
+  EDITOR_ARGS,
+  startEleventyServe,
+} from "../../examples/eleventy/demo.ts";
+import { reorderNavigation } from "./framework_support.ts";
+
+Deno.test("eleventy --serve behind editor serve --proxy: a list reordered and published, the commit changes its lines only", async () => {
+  const root = await copyExample();
+  const work = await Deno.makeTempDir({ prefix: "inpage-eleventy-dev-" });
+  try {
+    await installPackages(root);
+    await using server = await startEleventyServe(root);
+    await reorderNavigation({
+      root,
+      server,
+      work: join(work, "browser"),
+      name: "eleventy",
+      editorArgs: EDITOR_ARGS,
+    });
+  } finally {
+    await Deno.remove(root, { recursive: true });
+    await Deno.remove(work, { recursive: true });
+  }
+});
