@@ -9,11 +9,12 @@
  *   and holds JSON, once per HTML file;
  * - every pointer (`data-inpage-text`, `-html`, `-markdown`, `-image`,
  *   `-link`, `-list`, `-item`, `-fields`) is a JSON Pointer that names a
- *   value of that file, and the value fits the kind: a string for text, html
- *   and markdown, a media object
- *   (a string `src`) for an image, a link object (a string `href`, a string
- *   `title` if any) for a link, an array for a list, a string, number or
- *   boolean for a page field;
+ *   value of that file, and the value fits the kind as the region contract
+ *   (`lib/wire/regions.ts`, shared with the overlay) says: a string for
+ *   text, html and markdown, a media object (a string `src`, a string `alt`
+ *   if any) for an image, a link object (a string `href`, a string `title`
+ *   if any) for a link, an array for a list, a string, number or boolean
+ *   for a page field;
  * - a rich-text region (`data-inpage-html`) does not name a string that
  *   looks like markdown (a `## ` line, a blank line between paragraphs,
  *   `**bold**`, … without the HTML of rich text): the site renders it as
@@ -34,7 +35,13 @@ import { type DefaultTreeAdapterTypes, parse } from "parse5";
 import { checkLocales } from "../lib/pages/locales.ts";
 import { isPagePath } from "../lib/pages/page_path.ts";
 import { getPointer, pointerProblem, setPointer } from "../lib/wire/pointer.ts";
-import { INPAGE_ATTRIBUTES as A, PAGES_FOLDER } from "../lib/wire/names.ts";
+import { PAGES_FOLDER } from "../lib/wire/names.ts";
+import {
+  fitsKind,
+  INPAGE_ATTRIBUTES as A,
+  REGION_KIND_NAMES,
+  REGION_KINDS,
+} from "../lib/wire/regions.ts";
 import { looksLikeMarkdown } from "../lib/markdown/looks_like.ts";
 import { localeFolders, ServeError } from "./site_checkout.ts";
 import { CONTENT_MAX } from "../lib/limits.ts";
@@ -75,54 +82,13 @@ export interface HtmlCheckReport {
   problems: HtmlProblem[];
 }
 
-/** The pointer attributes, in the order they are checked on an element. */
-const KINDS = [
-  "item",
-  "list",
-  "link",
-  "text",
-  "html",
-  "markdown",
-  "image",
-] as const;
-type Kind = (typeof KINDS)[number];
-
-/** What each kind needs, in words. */
-const NEEDS: Record<Kind | "fields", string> = {
-  text: "a text region needs a string",
-  html: "a rich-text region needs a string",
-  markdown: "a markdown region needs a string",
-  image: "an image region needs a media object (a string src)",
-  link:
-    "a link region needs a link object (a string href, a string title if any)",
-  list: "a list needs an array",
-  item: "an item needs a value",
-  fields: "a page field is a string, a number or a boolean",
-};
-
-function fits(kind: Kind | "fields", value: unknown): boolean {
-  const record = typeof value === "object" && value !== null &&
-      !Array.isArray(value)
-    ? value as Record<string, unknown>
-    : undefined;
-  switch (kind) {
-    case "text":
-    case "html":
-    case "markdown":
-      return typeof value === "string";
-    case "image":
-      return typeof record?.src === "string";
-    case "link":
-      return typeof record?.href === "string" &&
-        (!("title" in record) || typeof record.title === "string");
-    case "list":
-      return Array.isArray(value);
-    case "item":
-      return true;
-    case "fields":
-      return ["string", "number", "boolean"].includes(typeof value);
-  }
-}
+/**
+ * The kinds whose attribute holds one pointer, in the order they are
+ * checked on an element (the region contract's order).
+ */
+const KINDS = REGION_KIND_NAMES.filter((kind) =>
+  REGION_KINDS[kind].pointers === "one"
+);
 
 function describe(value: unknown): string {
   if (value === null) return "null";
@@ -478,10 +444,12 @@ async function checkDocument(
       } else {
         for (const field of fieldList.split(/[ \t\n\f\r]+/).filter(Boolean)) {
           const found = look(A.fields, field, context);
-          if (found && !fits("fields", found.value)) {
+          if (found && !fitsKind("fields", found.value)) {
             problem(
               field,
-              `${A.fields} names ${describe(found.value)}; ${NEEDS.fields}`,
+              `${A.fields} names ${
+                describe(found.value)
+              }; ${REGION_KINDS.fields.needs}`,
             );
           }
         }
@@ -499,7 +467,7 @@ async function checkDocument(
       }
     }
     for (const kind of KINDS) {
-      const name = A[kind];
+      const name = REGION_KINDS[kind].attribute;
       const pointer = attribute(element, name);
       if (pointer === undefined) continue;
       report.regions++;
@@ -515,10 +483,10 @@ async function checkDocument(
         );
       }
       if (!found) continue;
-      if (!fits(kind, found.value)) {
+      if (!fitsKind(kind, found.value)) {
         problem(
           pointer,
-          `${name} names ${describe(found.value)}; ${NEEDS[kind]}`,
+          `${name} names ${describe(found.value)}; ${REGION_KINDS[kind].needs}`,
         );
       } else if (kind === "list") {
         checkItems(element, pointer, found.value);

@@ -23,6 +23,7 @@
  * @module
  */
 
+import type { JsonValue, PageObject } from "../lib/wire/mod.ts";
 import {
   type ContentAnswer,
   contentAnswer,
@@ -226,17 +227,7 @@ export class EditorError extends Error {
   }
 }
 
-/** A JSON value, as a page file holds. */
-export type JsonValue =
-  | string
-  | number
-  | boolean
-  | null
-  | JsonValue[]
-  | { [key: string]: JsonValue };
-
-/** A page file's top level: a JSON object. */
-export type PageObject = { [key: string]: JsonValue };
+export type { JsonValue, PageObject };
 
 /** What {@linkcode publish} sends. */
 export interface PublishRequest {

@@ -9,21 +9,21 @@
  */
 
 import { type Client, EditorError } from "../client/mod.ts";
-import { EDIT_COOKIE } from "../lib/wire/names.ts";
+import { INPAGE_ATTRIBUTES } from "../lib/wire/regions.ts";
+import { hasEditCookie } from "./state/login_state.ts";
 import { plural, text } from "./i18n/mod.ts";
-import { failureSentence } from "./messages.ts";
-import type { Region } from "./regions.ts";
+import { dateTime, failureSentence } from "./messages.ts";
+import type { HistoryContext, HistoryKit } from "./views/history_types.ts";
 import {
   addEntries,
-  bannerSentence,
+  differingFields,
   previewFields,
   restoreField,
   restorePage,
-  whenText,
-} from "./session/history.ts";
-import { fieldName } from "./session/pointer.ts";
-import type { EditSession } from "./session/session.ts";
+} from "./state/versions.ts";
+import { restoreFields } from "./state/commands.ts";
 import { h, showDialog } from "./ui.ts";
+import { bannerWords } from "./views/words.ts";
 
 /**
  * Shows "Logged in as …" in an element, asking the server only when the
@@ -37,8 +37,7 @@ export async function showEditor(
   client: Pick<Client, "session">,
   element: HTMLElement,
 ): Promise<void> {
-  const cookie = new RegExp(`(?:^|;\\s*)${EDIT_COOKIE}=1(?:;|$)`);
-  if (!cookie.test(document.cookie)) return;
+  if (!hasEditCookie(document.cookie)) return;
   try {
     const { editor } = await client.session();
     element.textContent = text("loggedInAs", { name: editor.name });
@@ -48,51 +47,40 @@ export async function showEditor(
   }
 }
 
-/** What the History panel works with. */
-export interface HistoryContext {
-  /** The overlay's shadow root. */
-  root: ShadowRoot;
-  /** The browser client. */
-  client: Pick<Client, "history" | "readAt">;
-  /** The edit session, which restores become changes of. */
-  session: EditSession;
-  /** The page's regions. */
-  regions(): readonly Region[];
-}
+export type { HistoryContext, HistoryKit };
 
 /**
  * What the panel uses of the overlay's every-editor code, handed to it so
  * that its part imports nothing at run time and the bundle makes no chunk
  * shared between them (every editor's overlay stays one file).
  */
-const KIT = {
+const KIT: HistoryKit = {
   h,
   showDialog,
-  fieldName,
   text,
   plural,
+  dateTime,
+  bannerWords,
   logic: {
     addEntries,
-    bannerSentence,
+    differingFields,
     previewFields,
     restoreField,
+    restoreFields,
     restorePage,
-    whenText,
   },
   /** The sentence for a failure, or `fallback` for one not the client's. */
   sentence: (error: unknown, fallback: string): string =>
     error instanceof EditorError ? failureSentence(error) : fallback,
+  attributes: INPAGE_ATTRIBUTES,
 };
-
-/** The overlay's code the History panel uses: see {@linkcode KIT}. */
-export type HistoryKit = typeof KIT;
 
 let part: Promise<typeof import("./views/history_panel.ts")> | undefined;
 
 /**
  * Opens the History panel, loading its part first if needed.
  *
- * @param context the overlay's root, client, session and regions
+ * @param context the overlay's root, client, store and regions
  * @returns when the panel (or the preview it opened) is shown
  */
 export async function openHistory(context: HistoryContext): Promise<void> {
@@ -102,7 +90,8 @@ export async function openHistory(context: HistoryContext): Promise<void> {
     panel = await part;
   } catch {
     part = undefined;
-    context.session.setAlert(text("historyLoadFailed"));
+    const { store } = context;
+    store.dispatch(store.state.tr.setAlert({ code: "historyLoadFailed" }));
     return;
   }
   await panel.showHistory(context, KIT);

@@ -6,8 +6,15 @@
  * @module
  */
 
-import type { EditorError } from "../client/mod.ts";
-import { plural, text, type TextKey } from "./i18n/mod.ts";
+import { language, plural, text, type TextKey } from "./i18n/mod.ts";
+
+/** A failure as the sentences need it: the client's code, and when to retry. */
+export interface Failure {
+  /** The client's error code (`rate_limited`, `network`, …). */
+  readonly code: string;
+  /** Seconds to wait, on a 429. */
+  readonly retryAfter?: number | undefined;
+}
 
 const REASONS: Readonly<Record<string, TextKey>> = {
   json: "reasonJson",
@@ -67,10 +74,7 @@ export function retrySentence(
   now: Date = new Date(),
 ): string {
   if (seconds === undefined) return text("retryLater");
-  const at = new Date(now.getTime() + seconds * 1000);
-  const time = `${String(at.getHours()).padStart(2, "0")}:${
-    String(at.getMinutes()).padStart(2, "0")
-  }`;
+  const time = clockTime(now.getTime() + seconds * 1000);
   if (seconds < 60) return plural("retrySeconds", seconds);
   return plural("retryMinutes", Math.ceil(seconds / 60), { time });
 }
@@ -79,10 +83,10 @@ export function retrySentence(
  * The sentence for a failed publish or upload, for codes without a dialog
  * of their own.
  *
- * @param error the failure
+ * @param error the failure (an `EditorError`, or its code and retry)
  * @returns a sentence
  */
-export function failureSentence(error: EditorError): string {
+export function failureSentence(error: Failure): string {
   switch (error.code) {
     case "rate_limited":
       return text("failRateLimited", {
@@ -105,4 +109,36 @@ export function failureSentence(error: EditorError): string {
     default:
       return text("failServer");
   }
+}
+
+/**
+ * A time of day in the interface's language (`10:42`, `10 h 42`): the one
+ * format of times the overlay shows.
+ *
+ * @param at milliseconds since the epoch
+ * @returns the time
+ */
+export function clockTime(at: number): string {
+  return new Date(at).toLocaleTimeString(language(), {
+    hour: "numeric",
+    minute: "2-digit",
+  });
+}
+
+/**
+ * A date and time in the interface's language and the person's time zone:
+ * the one format of dates the overlay shows (History, drafts).
+ *
+ * @param at milliseconds since the epoch, or an ISO 8601 date
+ * @param timeZone a time zone (default: the browser's)
+ * @returns such as "25 Nov 2026, 17:41"; the date as given when unreadable
+ */
+export function dateTime(at: number | string, timeZone?: string): string {
+  const time = new Date(at);
+  if (Number.isNaN(time.getTime())) return String(at);
+  return time.toLocaleString(language(), {
+    dateStyle: "medium",
+    timeStyle: "short",
+    ...(timeZone === undefined ? {} : { timeZone }),
+  });
 }

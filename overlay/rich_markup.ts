@@ -12,7 +12,7 @@
  * @module
  */
 
-import { linkProblem } from "./session/checks.ts";
+import { linkProblem } from "./state/checks.ts";
 
 /**
  * Pasted markup with every link the link rule refuses unwrapped: its text

@@ -50,18 +50,30 @@ export function focusedElement(): HTMLElement | undefined {
     : undefined;
 }
 
+/** How a dialog is shown. */
+export interface DialogOptions {
+  /**
+   * Asked before Escape closes the dialog: false keeps it open (a dialog
+   * holding work the person would lose asks first).
+   */
+  beforeCancel?(): Promise<boolean>;
+}
+
 /**
  * Shows a modal dialog in the shadow root, puts the focus on its first
  * field (or its primary button), and resolves with what closed it, giving
- * the focus back where it was. Escape closes it with `"cancel"`.
+ * the focus back where it was. Escape closes it with `"cancel"` (after
+ * `beforeCancel`, when given, agrees).
  *
  * @param root the shadow root
  * @param dialog the dialog element
+ * @param options what to ask before Escape closes it
  * @returns the dialog's `returnValue` when it closes
  */
 export function showDialog(
   root: ShadowRoot,
   dialog: HTMLDialogElement,
+  options: DialogOptions = {},
 ): Promise<string> {
   const before = focusedElement();
   dialog.returnValue = "";
@@ -99,7 +111,10 @@ export function showDialog(
     });
     dialog.addEventListener("cancel", (event) => {
       event.preventDefault();
-      dialog.close("");
+      if (!options.beforeCancel) return dialog.close("");
+      void options.beforeCancel().then((close) => {
+        if (close && dialog.open) dialog.close("");
+      });
     });
     dialog.addEventListener("close", answer, { once: true });
   });

@@ -54,7 +54,13 @@ import {
   parsePointer,
   pointerProblem,
 } from "../lib/wire/pointer.ts";
-import { INPAGE_ATTRIBUTES } from "../lib/wire/names.ts";
+import {
+  INPAGE_ATTRIBUTES,
+  REGION_KINDS,
+  type RegionKind,
+} from "../lib/wire/regions.ts";
+
+export type { RegionKind };
 
 /** A JSON Pointer as written (`"/sections/0/heading"`) or as its tokens. */
 export type Pointer = string | readonly (string | number)[];
@@ -70,8 +76,8 @@ export type Pointer = string | readonly (string | number)[];
  * ```
  */
 export interface PageAttributes {
-  /** The page file, relative to the repository root. */
-  readonly "data-inpage-page": string;
+  /** `data-inpage-page`: the page file, relative to the repository root. */
+  readonly [INPAGE_ATTRIBUTES.page]: string;
 }
 
 /**
@@ -85,8 +91,8 @@ export interface PageAttributes {
  * ```
  */
 export interface TextAttributes {
-  /** The JSON Pointer of the field. */
-  readonly "data-inpage-text": string;
+  /** `data-inpage-text`: the JSON Pointer of the field. */
+  readonly [INPAGE_ATTRIBUTES.text]: string;
 }
 
 /**
@@ -100,8 +106,8 @@ export interface TextAttributes {
  * ```
  */
 export interface HtmlAttributes {
-  /** The JSON Pointer of the field. */
-  readonly "data-inpage-html": string;
+  /** `data-inpage-html`: the JSON Pointer of the field. */
+  readonly [INPAGE_ATTRIBUTES.html]: string;
 }
 
 /**
@@ -116,8 +122,8 @@ export interface HtmlAttributes {
  * ```
  */
 export interface MarkdownAttributes {
-  /** The JSON Pointer of the field. */
-  readonly "data-inpage-markdown": string;
+  /** `data-inpage-markdown`: the JSON Pointer of the field. */
+  readonly [INPAGE_ATTRIBUTES.markdown]: string;
 }
 
 /**
@@ -131,8 +137,8 @@ export interface MarkdownAttributes {
  * ```
  */
 export interface ImageAttributes {
-  /** The JSON Pointer of the media object. */
-  readonly "data-inpage-image": string;
+  /** `data-inpage-image`: the JSON Pointer of the media object. */
+  readonly [INPAGE_ATTRIBUTES.image]: string;
 }
 
 /**
@@ -146,8 +152,8 @@ export interface ImageAttributes {
  * ```
  */
 export interface LinkAttributes {
-  /** The JSON Pointer of the link object. */
-  readonly "data-inpage-link": string;
+  /** `data-inpage-link`: the JSON Pointer of the link object. */
+  readonly [INPAGE_ATTRIBUTES.link]: string;
 }
 
 /**
@@ -161,8 +167,8 @@ export interface LinkAttributes {
  * ```
  */
 export interface ListAttributes {
-  /** The JSON Pointer of the array. */
-  readonly "data-inpage-list": string;
+  /** `data-inpage-list`: the JSON Pointer of the array. */
+  readonly [INPAGE_ATTRIBUTES.list]: string;
 }
 
 /**
@@ -176,8 +182,8 @@ export interface ListAttributes {
  * ```
  */
 export interface ItemAttributes {
-  /** The JSON Pointer of the item: the list's pointer, `/`, its index. */
-  readonly "data-inpage-item": string;
+  /** `data-inpage-item`: the JSON Pointer of the item: the list's pointer, `/`, its index. */
+  readonly [INPAGE_ATTRIBUTES.item]: string;
 }
 
 /**
@@ -192,10 +198,10 @@ export interface ItemAttributes {
  * ```
  */
 export interface TemplateAttributes {
-  /** The JSON Pointer of the list. */
-  readonly "data-inpage-template": string;
-  /** The new item, as JSON. */
-  readonly "data-inpage-default": string;
+  /** `data-inpage-template`: the JSON Pointer of the list. */
+  readonly [INPAGE_ATTRIBUTES.template]: string;
+  /** `data-inpage-default`: the new item, as JSON. */
+  readonly [INPAGE_ATTRIBUTES.default]: string;
 }
 
 /**
@@ -209,8 +215,8 @@ export interface TemplateAttributes {
  * ```
  */
 export interface FieldsAttributes {
-  /** The JSON Pointers of the fields, separated by a space. */
-  readonly "data-inpage-fields": string;
+  /** `data-inpage-fields`: the JSON Pointers of the fields, separated by a space. */
+  readonly [INPAGE_ATTRIBUTES.fields]: string;
 }
 
 /**
@@ -558,12 +564,52 @@ export function fields(pointers: readonly Pointer[]): FieldsAttributes {
   return { [INPAGE_ATTRIBUTES.fields]: list.join(" ") };
 }
 
+/** The kinds of region marked by one pointer, as {@linkcode region} takes them. */
+export type PointerKind = Exclude<RegionKind, "fields">;
+
+/**
+ * The attribute of any kind of region marked by one pointer, by the kind's
+ * name in the region contract: `region("text", at)` is `text(at)`. A kind
+ * added to the contract is written this way before it has a helper of its
+ * own.
+ *
+ * @example
+ * ```ts
+ * import { region } from "@inpage/editor/regions";
+ * import assert from "node:assert/strict";
+ *
+ * assert.deepEqual(region("html", ["sections", 0, "body"]), {
+ *   "data-inpage-html": "/sections/0/body",
+ * });
+ * ```
+ *
+ * @param kind the kind's name (`text`, `html`, `image`, `link`, `list`,
+ *   `item`)
+ * @param at its JSON Pointer, written or as tokens
+ * @returns the attribute object
+ * @throws {TypeError} when the kind is unknown or the pointer is not valid
+ *   (for `item`, when it does not end in an array index)
+ */
+export function region(
+  kind: PointerKind,
+  at: Pointer,
+): { readonly [attribute: string]: string } {
+  if (
+    !Object.hasOwn(REGION_KINDS, kind) || REGION_KINDS[kind].pointers !== "one"
+  ) {
+    throw new TypeError(`No kind of region is named ${JSON.stringify(kind)}`);
+  }
+  if (kind === "item") return { ...item(at) };
+  return { [REGION_KINDS[kind].attribute]: written(at) };
+}
+
 /**
  * The helpers under one name, for templates: `inpage.page(path)`,
  * `inpage.text(at)`, `inpage.html(at)`, `inpage.markdown(at)`,
  * `inpage.image(at)`,
  * `inpage.link(at)`, `inpage.list(at)`, `inpage.item(at)`,
  * `inpage.template(at, item)`, `inpage.fields(pointers)`,
+ * `inpage.region(kind, at)`,
  * `inpage.pointer(tokens)` and `inpage.tokens(written)`.
  *
  * @example
@@ -588,6 +634,7 @@ export const inpage: {
   readonly item: typeof item;
   readonly template: typeof template;
   readonly fields: typeof fields;
+  readonly region: typeof region;
   readonly pointer: typeof pointer;
   readonly tokens: typeof tokens;
 } = Object.freeze({
@@ -601,6 +648,7 @@ export const inpage: {
   item,
   template,
   fields,
+  region,
   pointer,
   tokens,
 });

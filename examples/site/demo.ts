@@ -20,6 +20,8 @@ import { commitAll, copyTree } from "../../cli/demo_site.ts";
 import { startServe } from "../../cli/serve.ts";
 import { ServeError } from "../../cli/site_checkout.ts";
 import { renderSite } from "./render.ts";
+import { randomToken } from "../../lib/access/random_token.ts";
+import { hashKey } from "../../lib/access/site_key.ts";
 import { listenProblem, parseDemoArgs } from "../demo_args.ts";
 
 /** This example's folder. */
@@ -69,6 +71,11 @@ key. Ctrl-C stops it and removes the folder. --port 0 picks a free port.
   }
   const root = await copyExampleSite();
   const remove = () => Deno.remove(root, { recursive: true }).catch(() => {});
+  // A fresh key each run, whatever the environment holds, told below with
+  // the address on one stream (none with named editors: theirs are used).
+  const named = Boolean(Deno.env.get("EDITOR_KEYS"));
+  const key = named ? undefined : randomToken(18);
+  const keyHash = key === undefined ? undefined : await hashKey(key);
   const encoder = new TextEncoder();
   const write = (file: typeof Deno.stdout) => (text: string) =>
     void file.writeSync(encoder.encode(text));
@@ -84,9 +91,8 @@ key. Ctrl-C stops it and removes the folder. --port 0 picks a free port.
     }, {
       out: write(Deno.stdout),
       err: write(Deno.stderr),
-      // A fresh key each run, whatever the environment holds.
       getEnv: (name) =>
-        name === "EDITOR_KEY_HASH" ? undefined : Deno.env.get(name),
+        name === "EDITOR_KEY_HASH" ? keyHash : Deno.env.get(name),
     });
   } catch (error) {
     await remove();
@@ -95,7 +101,11 @@ key. Ctrl-C stops it and removes the folder. --port 0 picks a free port.
     Deno.exit(1);
   }
   console.error(
-    `Demo site copied to ${root} (a git repository, removed when this stops)\nOpen ${running.url}en/?edit and log in with the key above. Ctrl-C stops.`,
+    `Demo site copied to ${root} (a git repository, removed when this stops)\nOpen ${running.url}en/?edit and log in${
+      key === undefined
+        ? " with a named editor's key"
+        : `: the site key for this run is ${key}`
+    }\nCtrl-C stops.`,
   );
   let stopping = false;
   const stop = () => {

@@ -20,6 +20,18 @@ import * as z from "zod/mini";
 import { KEY_MAX, PAGE_PATH_MAX, VERSION_MAX } from "../limits.ts";
 import { codePoints } from "../encoding/text.ts";
 
+/** A JSON value, as a page file holds. */
+export type JsonValue =
+  | string
+  | number
+  | boolean
+  | null
+  | JsonValue[]
+  | { [key: string]: JsonValue };
+
+/** A page file's top level: a JSON object. */
+export type PageObject = { [key: string]: JsonValue };
+
 /**
  * The body of `POST /api/auth`: `{ key }`.
  *

@@ -1,7 +1,8 @@
 /**
  * The names both sides share, written once: the routes (path, methods,
  * budget), the folders of a site's checkout, the cookies and the
- * `data-inpage-*` attributes. The server, the browser client, the regions
+ * `data-inpage-*` attributes (defined in `./regions.ts`, the region
+ * contract). The server, the browser client, the regions
  * helper, the overlay and the CLI import them from here; the JSON Pointer
  * beside it is `./pointer.ts`, the wire schemas `./mod.ts`. No host API,
  * no dependency: it runs in the browser as on the server.
@@ -103,11 +104,8 @@ export const SESSION_COOKIE = "editor_session";
 export const EDIT_COOKIE = "editor_edit";
 
 /**
- * The attributes of the page a site's templates and the overlay share:
- * those the templates write (`page`, `text`, `html`, `markdown`, `image`,
- * `link`, `list`, `item`, `template`, `default`, `fields`, `imageFormat`)
- * and those
- * the overlay sets while editing.
+ * The `data-inpage-*` attributes, from their one home, the region contract
+ * (`./regions.ts`), which also says what each kind of region edits.
  *
  * @example
  * ```ts
@@ -117,41 +115,4 @@ export const EDIT_COOKIE = "editor_edit";
  * assert.equal(INPAGE_ATTRIBUTES.text, "data-inpage-text");
  * ```
  */
-export const INPAGE_ATTRIBUTES = {
-  /** On a container: the page file it shows. */
-  page: "data-inpage-page",
-  /** A plain-text field, by its JSON Pointer. */
-  text: "data-inpage-text",
-  /** A rich-text field, by its JSON Pointer. */
-  html: "data-inpage-html",
-  /** A string the site renders as CommonMark, by its JSON Pointer. */
-  markdown: "data-inpage-markdown",
-  /** A media object, by its JSON Pointer. */
-  image: "data-inpage-image",
-  /** A link object (`href`, optional `title`), by its JSON Pointer. */
-  link: "data-inpage-link",
-  /** The element whose element children render an array, by its pointer. */
-  list: "data-inpage-list",
-  /** One element child of a list: the list's pointer, `/`, its index. */
-  item: "data-inpage-item",
-  /** A `<template>` inside a list: the markup of the first item of an empty one. */
-  template: "data-inpage-template",
-  /** On that `<template>`: the new item's JSON. */
-  default: "data-inpage-default",
-  /** On a container: the page fields the Page panel edits, space-separated. */
-  fields: "data-inpage-fields",
-  /** On a container: the format of uploaded images (`webp`, `jpeg`, `png`). */
-  imageFormat: "data-inpage-image-format",
-  /** On `<html>` while the overlay edits. */
-  editing: "data-inpage-editing",
-  /** On the overlay's own host element. */
-  overlay: "data-inpage-overlay",
-  /** On a region changed and not yet published. */
-  changed: "data-inpage-changed",
-  /** On a region the server refused. */
-  invalid: "data-inpage-invalid",
-  /** On a replaced image: the stored name. */
-  src: "data-inpage-src",
-  /** On a region that cannot be edited: the sentence saying why. */
-  unresolved: "data-inpage-unresolved",
-} as const;
+export { INPAGE_ATTRIBUTES } from "./regions.ts";

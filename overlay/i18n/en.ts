@@ -48,6 +48,10 @@ export const en = {
   modePreview: "Preview",
   dismiss: "Dismiss",
   problemsLabel: "Problems to fix",
+  problemsCount: {
+    one: "{count} problem to fix",
+    other: "{count} problems to fix",
+  },
   followLink: "Ctrl+click (⌘+click on a Mac) follows the link",
 
   // The status.
@@ -72,6 +76,15 @@ export const en = {
     other: "Not published: {count} fields were refused",
   },
   nothingLeft: "Nothing left to publish: their version is kept",
+  notPublishedHeldBack: {
+    one: "Not published: fix the outlined field first",
+    other: "Not published: fix the {count} outlined fields first",
+  },
+  otherTabs: {
+    one: "Also open in another tab",
+    other: "Also open in {count} other tabs",
+  },
+  otherTabsShort: { one: "+1 tab", other: "+{count} tabs" },
   loggedInAgain: "Logged in again: press Publish",
   notLoggedOut: "Not logged out",
 
@@ -97,12 +110,33 @@ export const en = {
     "These fields held words and are now empty. Visitors will see nothing there.",
   publishEmptyHeld: ", which held “{value}”",
   publishAnyway: "Publish anyway",
+  heldBackTitle: "Fix these fields before publishing",
+  heldBackText:
+    "The site would refuse the page as it is. Nothing was sent. Fix each field below (it is outlined on the page), then press Publish again.",
+  imageDiscardTitle: "Discard the chosen image?",
+  imageDiscardText:
+    "The image you chose, its crop and its alt text are not used yet.",
+  keepEditing: "Keep editing",
+  discardImage: "Discard it",
+  restoreOtherTab: {
+    one:
+      "Another tab of this browser left {count} unsaved change on this page, from {time}, not yet published.",
+    other:
+      "Another tab of this browser left {count} unsaved changes on this page, from {time}, not yet published.",
+  },
   discardTitle: "Discard all unsaved changes?",
-  discardAfter: "They cannot be brought back.",
+  discardAfter: {
+    one: "It cannot be brought back.",
+    other: "They cannot be brought back.",
+  },
   logoutTitle: "Log out with unsaved changes?",
   logoutAnyway: "Log out anyway",
-  logoutAfter:
-    "They stay in this browser as a draft, offered when you next edit this page.",
+  logoutAfter: {
+    one:
+      "It stays in this browser as a draft, offered when you next edit this page.",
+    other:
+      "They stay in this browser as a draft, offered when you next edit this page.",
+  },
   restoreTitle: "Restore unsaved changes?",
   restoreText: {
     one:
@@ -128,11 +162,12 @@ export const en = {
   linkTitle: "Link",
   address: "Address",
   addressHint:
-    "A page of the site (/about), a #section, or an https:, mailto: or tel: address.",
+    "A page of the site (/about), a #section, or an https:, http:, mailto: or tel: address.",
   linkTitleField: "Title (optional)",
   removeLink: "Remove link",
   apply: "Apply",
   typeAddress: "Type an address, or press Remove link.",
+  linkNotAllowed: "This address is not allowed.",
 
   // The image dialog.
   imageTitle: "Replace image",
@@ -214,9 +249,25 @@ export const en = {
   editRichField:
     "Edit {field} (rich text: Alt+F10 for the toolbar, Ctrl+K for a link)",
   replaceImageField: "Replace image: {field}",
+  fieldIn: "{field}, {noun} {position}",
+  wordHeading: "heading",
+  wordParagraph: "paragraph",
+  wordText: "text",
+  wordLinkText: "link text",
+  wordButtonText: "button text",
+  wordListItem: "list item",
+  wordCaption: "caption",
+  wordQuote: "quote",
+  wordImage: "image",
+  wordLink: "link",
+  wordTitle: "title",
 
   // Lists, link objects, the Page panel and image alt text (issue 20).
   addAfter: "Add after",
+  keysUp: "Alt+Shift+↑",
+  keysDown: "Alt+Shift+↓",
+  keysCopy: "Alt+Shift+D",
+  keysRemove: "Alt+Shift+Delete",
   remove: "Remove",
   moveUp: "Move up",
   moveDown: "Move down",
@@ -234,7 +285,8 @@ export const en = {
   editLinkTitle: "Edit link: its address and title",
   linkTypeAddress: "Type an address.",
   linkObjectHint:
-    "A page of this site (pick one or type /about/), a #section, or an https:, mailto: or tel: address.",
+    "A page of this site (pick one or type /about/), a #section, or an https:, http:, mailto: or tel: address.",
+  linkButton: "Link",
   page: "Page",
   pageTitle: "Page: the fields not shown on the page, such as its description",
   pageFields:

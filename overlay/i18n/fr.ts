@@ -32,6 +32,10 @@ export const fr: Strings = {
   modePreview: "Aperçu",
   dismiss: "Fermer",
   problemsLabel: "Problèmes à corriger",
+  problemsCount: {
+    one: "{count} problème à corriger",
+    other: "{count} problèmes à corriger",
+  },
   followLink: "Ctrl+clic (⌘+clic sur Mac) suit le lien",
 
   // L’état.
@@ -59,6 +63,15 @@ export const fr: Strings = {
     other: "Non publié : {count} champs ont été refusés",
   },
   nothingLeft: "Plus rien à publier : leur version est gardée",
+  notPublishedHeldBack: {
+    one: "Non publié : corrigez d’abord le champ encadré",
+    other: "Non publié : corrigez d’abord les {count} champs encadrés",
+  },
+  otherTabs: {
+    one: "Aussi ouverte dans un autre onglet",
+    other: "Aussi ouverte dans {count} autres onglets",
+  },
+  otherTabsShort: { one: "+1 onglet", other: "+{count} onglets" },
   loggedInAgain: "Reconnecté : appuyez sur Publier",
   notLoggedOut: "Pas déconnecté",
 
@@ -84,12 +97,33 @@ export const fr: Strings = {
     "Ces champs contenaient des mots et sont maintenant vides. Les visiteurs n’y verront rien.",
   publishEmptyHeld: ", qui contenait « {value} »",
   publishAnyway: "Publier quand même",
+  heldBackTitle: "Corrigez ces champs avant de publier",
+  heldBackText:
+    "Le site refuserait la page telle quelle. Rien n’a été envoyé. Corrigez chaque champ ci-dessous (il est encadré sur la page), puis appuyez à nouveau sur Publier.",
+  imageDiscardTitle: "Abandonner l’image choisie ?",
+  imageDiscardText:
+    "L’image choisie, son recadrage et son texte alternatif ne sont pas encore utilisés.",
+  keepEditing: "Continuer",
+  discardImage: "L’abandonner",
+  restoreOtherTab: {
+    one:
+      "Un autre onglet de ce navigateur a laissé {count} modification non enregistrée sur cette page, du {time}, pas encore publiée.",
+    other:
+      "Un autre onglet de ce navigateur a laissé {count} modifications non enregistrées sur cette page, du {time}, pas encore publiées.",
+  },
   discardTitle: "Abandonner toutes les modifications non enregistrées ?",
-  discardAfter: "Elles ne pourront pas être récupérées.",
+  discardAfter: {
+    one: "Elle ne pourra pas être récupérée.",
+    other: "Elles ne pourront pas être récupérées.",
+  },
   logoutTitle: "Se déconnecter avec des modifications non enregistrées ?",
   logoutAnyway: "Se déconnecter quand même",
-  logoutAfter:
-    "Elles restent dans ce navigateur comme brouillon, proposé la prochaine fois que vous modifierez cette page.",
+  logoutAfter: {
+    one:
+      "Elle reste dans ce navigateur comme brouillon, proposé la prochaine fois que vous modifierez cette page.",
+    other:
+      "Elles restent dans ce navigateur comme brouillon, proposé la prochaine fois que vous modifierez cette page.",
+  },
   restoreTitle: "Restaurer les modifications non enregistrées ?",
   restoreText: {
     one:
@@ -116,11 +150,12 @@ export const fr: Strings = {
   linkTitle: "Lien",
   address: "Adresse",
   addressHint:
-    "Une page du site (/about), une #section, ou une adresse https:, mailto: ou tel:.",
+    "Une page du site (/about), une #section, ou une adresse https:, http:, mailto: ou tel:.",
   linkTitleField: "Titre (facultatif)",
   removeLink: "Supprimer le lien",
   apply: "Appliquer",
   typeAddress: "Saisissez une adresse, ou appuyez sur Supprimer le lien.",
+  linkNotAllowed: "Cette adresse n’est pas autorisée.",
 
   // L’image.
   imageTitle: "Remplacer l’image",
@@ -207,9 +242,25 @@ export const fr: Strings = {
   editRichField:
     "Modifier {field} (texte riche : Alt+F10 pour la mise en forme, Ctrl+K pour un lien)",
   replaceImageField: "Remplacer l’image : {field}",
+  fieldIn: "{field}, {noun} {position}",
+  wordHeading: "intertitre",
+  wordParagraph: "paragraphe",
+  wordText: "texte",
+  wordLinkText: "texte du lien",
+  wordButtonText: "texte du bouton",
+  wordListItem: "élément de liste",
+  wordCaption: "légende",
+  wordQuote: "citation",
+  wordImage: "image",
+  wordLink: "lien",
+  wordTitle: "titre",
 
   // Listes, liens, panneau Page et texte alternatif (ticket 20).
   addAfter: "Ajouter après",
+  keysUp: "Alt+Maj+↑",
+  keysDown: "Alt+Maj+↓",
+  keysCopy: "Alt+Maj+D",
+  keysRemove: "Alt+Maj+Suppr",
   remove: "Supprimer",
   moveUp: "Monter",
   moveDown: "Descendre",
@@ -228,7 +279,8 @@ export const fr: Strings = {
   editLinkTitle: "Modifier le lien : son adresse et son titre",
   linkTypeAddress: "Saisissez une adresse.",
   linkObjectHint:
-    "Une page de ce site (choisissez-en une ou saisissez /about/), une #section, ou une adresse https:, mailto: ou tel:.",
+    "Une page de ce site (choisissez-en une ou saisissez /about/), une #section, ou une adresse https:, http:, mailto: ou tel:.",
+  linkButton: "Lien",
   page: "Page",
   pageTitle: "Page : les champs non affichés sur la page, comme sa description",
   pageFields:

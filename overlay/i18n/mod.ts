@@ -19,6 +19,7 @@
  * @module
  */
 
+import { INPAGE_ATTRIBUTES } from "../../lib/wire/regions.ts";
 import { en, type Plural, type Strings } from "./en.ts";
 
 export type { Plural, Strings };
@@ -203,10 +204,10 @@ export async function useDocumentLanguage(
   let extra: unknown;
   for (
     const script of document.querySelectorAll(
-      'script[type="application/json"][data-inpage-strings]',
+      `script[type="application/json"][${INPAGE_ATTRIBUTES.strings}]`,
     )
   ) {
-    const of = (script.getAttribute("data-inpage-strings") ?? "")
+    const of = (script.getAttribute(INPAGE_ATTRIBUTES.strings) ?? "")
       .toLowerCase().split(/[-_]/)[0];
     if (of !== primary) continue;
     try {

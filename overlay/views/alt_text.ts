@@ -3,11 +3,13 @@
  * An image's alternative text, edited on its own (no new file): an "Alt
  * text" control beside each image region opens a dialog with the text and
  * a "Decorative image" switch. A decorative image is marked explicitly and
- * gets an empty `alt`; any other image needs words.
+ * gets an empty `alt`; any other image needs words. Ticking the switch
+ * keeps what was typed (greyed), and unticking it brings it back.
  *
  * @module
  */
 
+import { INPAGE_ATTRIBUTES } from "../../lib/wire/regions.ts";
 import { text } from "../i18n/mod.ts";
 import { h, messageDialog, showDialog } from "../ui.ts";
 
@@ -42,7 +44,6 @@ export function altFields(alt: string | undefined): {
   });
   const sync = () => {
     input.disabled = decorative.checked;
-    if (decorative.checked) input.value = "";
   };
   decorative.addEventListener("change", sync);
   sync();
@@ -123,7 +124,7 @@ export function addAltControl(
   element: HTMLElement,
   open: () => void,
 ): HTMLElement {
-  const host = h("span", { "data-inpage-alt-control": "" });
+  const host = h("span", { [INPAGE_ATTRIBUTES.altControl]: "" });
   const shadow = host.attachShadow({ mode: "open" });
   if (!sheet) {
     sheet = new CSSStyleSheet();

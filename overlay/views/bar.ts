@@ -1,21 +1,25 @@
 /// <reference lib="dom" />
 /**
- * The bar at the bottom of the page, with the alert and the list of
- * problems above it: it shows the session's state and sends the person's
- * actions to the wiring. The controls that need a session (Undo, Publish,
- * Log out…) appear once a page is open, never behind the login dialog. On
- * a phone the bar is one line (the status, Publish, More, Minimise), More
- * showing the rest above it; anywhere it can be minimised to its status and
- * a "Show editor" button. The page keeps room for it below its own end
- * ({@linkcode keepRoomForBar}), so the site's footer is never under it.
+ * The bar at the bottom of the page: the status (and what was published),
+ * Undo, Redo, Discard all, the commit message, Edit and Preview, Publish,
+ * and More (Page, History, who is logged in, Log out). It shows the edit
+ * state and sends the person's actions to the controller; the words are
+ * chosen here. The status keeps one width whatever it says, so the bar
+ * never reflows as it changes, and at 1,280 px the bar is one row. On a
+ * phone it is one line (the status, Publish, More, Minimise), More showing
+ * the rest above it. Anywhere it can be minimised to its status and a
+ * "Show editor" button. The controls that need a session appear once a
+ * page is open, never behind the login dialog.
  *
  * @module
  */
 
-import type { EditSession } from "../session/session.ts";
-import { fieldName } from "../session/pointer.ts";
-import { text } from "../i18n/mod.ts";
+import { plural, text } from "../i18n/mod.ts";
+import type { EditState } from "../state/state.ts";
+import { statusOf } from "../state/status.ts";
+import type { Store } from "../store.ts";
 import { h } from "../ui.ts";
+import { statusWords } from "./words.ts";
 
 /** What the bar's buttons do. */
 export interface BarActions {
@@ -27,22 +31,20 @@ export interface BarActions {
   discardAll(): void;
   /** Publish with the message typed. */
   publish(): void;
+  /** Sets the commit message typed. */
+  message(text: string): void;
   /** Log out (after asking when changes are unsaved). */
   logout(): void;
-  /** Bring a field with a problem into view and focus it. */
-  focusProblem(path: string, at: string): void;
   /** Open the page's History panel. */
   history(): void;
   /** Switch between editing and previewing the page as a visitor sees it. */
   preview(on: boolean): void;
   /** Open the Page panel (the fields no region shows). */
-  page?(): void;
+  page(): void;
 }
 
-/** The bar's elements, to append to the overlay's interface. */
+/** The bar, to append to the overlay's interface. */
 export interface BarView {
-  /** The alert, the problems and the bar. */
-  elements: HTMLElement[];
   /** The bar itself. */
   bar: HTMLElement;
   /** The Publish button. */
@@ -53,100 +55,156 @@ export interface BarView {
   showMode(preview: boolean): void;
 }
 
-/**
- * Builds the bar and keeps it showing the session's state.
- *
- * @param session the edit session
- * @param actions what the buttons do
- * @returns the bar's elements
- */
-export function createBar(session: EditSession, actions: BarActions): BarView {
-  const status = h(
+const button = (
+  label: string,
+  run: () => void,
+  extra: Record<string, unknown> = {},
+) => h("button", { type: "button", onclick: run, ...extra }, label);
+
+/** The status, what was published and the other tabs, in one fixed box. */
+function statusBox() {
+  const status = h("span", { class: "status", role: "status" });
+  const detail = h("span", { class: "detail" });
+  const long = h("span", { class: "long" });
+  const short = h("span", { class: "short", "aria-hidden": "true" });
+  const tabs = h(
     "span",
-    { class: "status", role: "status" },
-    session.status.text,
+    { class: "tabs", role: "note", hidden: true },
+    long,
+    short,
   );
-  const hint = h("span", { class: "hint", hidden: true }, text("hint"));
-  /** What was published, beside "Published". */
-  const detail = h("span", { class: "detail", hidden: true });
+  const box = h("span", { class: "state" }, status, detail, tabs);
+  return {
+    box,
+    render(state: EditState) {
+      const status$ = statusOf(state);
+      const words = statusWords(status$);
+      status.textContent = words.text;
+      status.dataset.state = status$.tone;
+      // A newcomer is told what to do while nothing is changed.
+      detail.textContent = words.detail ??
+        (status$.code === "noChanges" ? text("hint") : "");
+      tabs.hidden = state.others === 0;
+      long.textContent = state.others === 0
+        ? ""
+        : plural("otherTabs", state.others);
+      short.textContent = state.others === 0
+        ? ""
+        : plural("otherTabsShort", state.others);
+      box.title = [words.text, detail.textContent, long.textContent].filter(
+        Boolean,
+      ).join(" · ");
+    },
+  };
+}
+
+/** Undo, Redo, Discard all and the commit message. */
+function editGroup(actions: BarActions) {
+  const undo = button(text("undo"), actions.undo, { title: text("undoTitle") });
+  const redo = button(text("redo"), actions.redo, { title: text("redoTitle") });
+  const discard = button(text("discardAll"), actions.discardAll);
   const message = h("input", {
     type: "text",
     maxlength: "120",
     placeholder: text("messagePlaceholder"),
+    "aria-label": text("message"),
     enterkeyhint: "send",
   });
-  message.addEventListener("input", () => session.setMessage(message.value));
+  message.addEventListener("input", () => actions.message(message.value));
   message.addEventListener("keydown", (event) => {
     if (event.key === "Enter" && !event.isComposing) {
       event.preventDefault();
       actions.publish();
     }
   });
-  const button = (label: string, run: () => void, extra = {}) =>
-    h("button", { type: "button", onclick: run, ...extra }, label);
-  const undo = button(text("undo"), actions.undo, { title: text("undoTitle") });
-  const redo = button(text("redo"), actions.redo, { title: text("redoTitle") });
-  const discard = button(text("discardAll"), actions.discardAll);
-  const publishButton = button(text("publish"), actions.publish, {
-    class: "primary",
-  });
-  const who = h("span", { class: "who", hidden: true });
-  const alertText = h("p", {});
-  const alert = h(
-    "div",
-    { class: "alert", role: "alert", hidden: true },
-    alertText,
-    button(text("dismiss"), () => session.setAlert(undefined)),
-  );
-  const problemList = h("ul", {});
-  const problems = h(
-    "div",
-    {
-      class: "problems",
-      role: "region",
-      "aria-label": text("problemsLabel"),
-      hidden: true,
-    },
-    problemList,
-  );
-  const extra = h(
+  const group = h(
     "span",
-    { class: "extra", id: "inpage-bar-extra" },
+    { class: "edit" },
     h("span", { class: "group" }, undo, redo, discard),
-    h("label", {}, text("message"), message),
-    actions.page &&
-      button(text("page"), actions.page, { title: text("pageTitle") }),
-    button(text("history"), actions.history, { class: "history" }),
-    who,
-    button(text("logOut"), actions.logout),
+    message,
   );
-  const editMode = button(text("modeEdit"), () => actions.preview(false), {
+  return {
+    group,
+    render(state: EditState) {
+      undo.disabled = !state.canUndo;
+      redo.disabled = !state.canRedo;
+      discard.disabled = state.busy ||
+        state.pages.every((page) => page.changes.size === 0);
+      if (message.value !== state.message) message.value = state.message;
+    },
+  };
+}
+
+/** Edit and Preview. */
+function modeSwitch(actions: BarActions) {
+  const edit = button(text("modeEdit"), () => actions.preview(false), {
     "aria-pressed": "true",
   });
-  const previewMode = button(
-    text("modePreview"),
-    () => actions.preview(true),
-    { "aria-pressed": "false" },
-  );
-  const modes = h(
+  const preview = button(text("modePreview"), () => actions.preview(true), {
+    "aria-pressed": "false",
+  });
+  const group = h(
     "span",
     { class: "group modes", role: "group", "aria-label": text("mode") },
-    editMode,
-    previewMode,
+    edit,
+    preview,
   );
-  const more = button(text("more"), () => {
-    const open = more.getAttribute("aria-expanded") !== "true";
-    more.setAttribute("aria-expanded", String(open));
-    bar.toggleAttribute("data-expanded", open);
-  }, {
+  return {
+    group,
+    show(on: boolean) {
+      edit.setAttribute("aria-pressed", String(!on));
+      preview.setAttribute("aria-pressed", String(on));
+    },
+  };
+}
+
+/** More: Page, History, who is logged in, Log out. */
+function moreMenu(actions: BarActions, bar: () => HTMLElement) {
+  const who = h("span", { class: "who", hidden: true });
+  const close = () => toggle(false);
+  const item = (label: string, run: () => void, extra = {}) =>
+    button(label, () => {
+      close();
+      run();
+    }, extra);
+  const menu = h(
+    "span",
+    { class: "menu", id: "inpage-bar-menu" },
+    item(text("page"), actions.page, { title: text("pageTitle") }),
+    item(text("history"), actions.history, { class: "history" }),
+    who,
+    item(text("logOut"), actions.logout),
+  );
+  const more = button(text("more"), () => toggle(), {
     class: "more",
     "aria-expanded": "false",
-    "aria-controls": "inpage-bar-extra",
+    "aria-controls": "inpage-bar-menu",
   });
-  // Minimise is a glyph with a name; Show editor says it in words.
-  const minimise = button("", () => {
-    const minimised = !bar.hasAttribute("data-minimised");
-    bar.toggleAttribute("data-minimised", minimised);
+  const toggle = (open = more.getAttribute("aria-expanded") !== "true") => {
+    more.setAttribute("aria-expanded", String(open));
+    bar().toggleAttribute("data-expanded", open);
+  };
+  menu.addEventListener("keydown", (event) => {
+    if (event.key !== "Escape") return;
+    event.preventDefault();
+    close();
+    more.focus();
+  });
+  // A press anywhere else closes it, as menus do.
+  addEventListener("pointerdown", (event) => {
+    if (
+      more.getAttribute("aria-expanded") === "true" &&
+      !event.composedPath().includes(bar())
+    ) close();
+  }, true);
+  return { menu, more, who };
+}
+
+/** Minimise, and Show editor to come back. */
+function minimiser(bar: () => HTMLElement) {
+  const minimise: HTMLButtonElement = button("", () => {
+    const minimised = !bar().hasAttribute("data-minimised");
+    bar().toggleAttribute("data-minimised", minimised);
     minimise.textContent = minimised ? text("showEditor") : "";
     minimise.setAttribute(
       "aria-label",
@@ -160,169 +218,51 @@ export function createBar(session: EditSession, actions: BarActions): BarView {
     "aria-label": text("minimise"),
     title: text("minimise"),
   });
-  const sessionControls = [extra, modes, publishButton, more];
-  const bar = h(
+  return minimise;
+}
+
+/**
+ * Builds the bar and keeps it showing the edit state.
+ *
+ * @param store the store
+ * @param actions what the buttons do
+ * @returns the bar
+ */
+export function createBar(store: Store, actions: BarActions): BarView {
+  const status = statusBox();
+  const edit = editGroup(actions);
+  const modes = modeSwitch(actions);
+  const more = moreMenu(actions, () => bar);
+  const publishButton = button(text("publish"), actions.publish, {
+    class: "primary",
+  });
+  const sessionControls = [edit.group, modes.group, publishButton, more.more];
+  const bar: HTMLElement = h(
     "div",
     { class: "bar", role: "region", "aria-label": text("barLabel") },
     h("span", { class: "title" }, text("barTitle")),
-    status,
-    detail,
-    hint,
+    status.box,
     ...sessionControls,
-    minimise,
+    more.menu,
+    minimiser(() => bar),
   );
-  const render = () => {
-    const ready = session.pages.length > 0;
+  const render = (state: EditState) => {
+    const ready = state.pages.length > 0;
     for (const control of sessionControls) control.hidden = !ready;
-    status.textContent = session.status.text;
-    status.dataset.state = session.status.tone;
-    const published = session.status.tone === "published"
-      ? session.published
-      : undefined;
-    detail.hidden = !published;
-    detail.textContent = published
-      ? text(published.message ? "publishedDetail" : "publishedAt", {
-        message: published.message,
-        time: new Date(published.at).toLocaleTimeString(
-          document.documentElement.lang || undefined,
-          { hour: "2-digit", minute: "2-digit" },
-        ),
-      })
-      : "";
-    hint.hidden = !(session.status.tone === "clean" && ready);
-    undo.disabled = !session.canUndo;
-    redo.disabled = !session.canRedo;
-    discard.disabled = session.busy || session.count === 0;
-    publishButton.disabled = session.busy;
-    if (message.value !== session.message) message.value = session.message;
-    alert.hidden = session.alert === undefined;
-    alertText.textContent = session.alert ?? "";
-    const seen = new Set<string>();
-    const items = session.problems.filter((problem) => {
-      const key = `${problem.path} ${problem.at} ${problem.reason}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
-      return true;
-    });
-    problems.hidden = items.length === 0;
-    problemList.replaceChildren(
-      ...items.map((problem) =>
-        h(
-          "li",
-          {},
-          h("button", {
-            type: "button",
-            class: "link",
-            onclick: () => actions.focusProblem(problem.path, problem.at),
-          }, fieldName(problem.at)),
-          ` ${problem.sentence}`,
-        )
-      ),
-    );
+    more.menu.hidden = !ready;
+    status.render(state);
+    edit.render(state);
+    publishButton.disabled = state.busy;
   };
-  session.subscribe((event) => {
-    if (event.type === "state") render();
-  });
-  render();
+  store.subscribe((state) => render(state));
+  render(store.state);
   return {
-    elements: [problems, alert, bar],
     bar,
     publishButton,
-    who,
+    who: more.who,
     showMode(preview) {
-      editMode.setAttribute("aria-pressed", String(!preview));
-      previewMode.setAttribute("aria-pressed", String(preview));
+      modes.show(preview);
       bar.toggleAttribute("data-preview", preview);
     },
   };
-}
-
-/**
- * Keeps room for the bar: the overlay's host element (the last child of
- * the body) gets the height the bar covers at the bottom of the viewport,
- * so the page can scroll its own end (a footer) above the bar; the page's
- * `scroll-padding-bottom` follows, so that a field the browser scrolls to
- * stops above the bar; and the `--inpage-bar-space` property tells the
- * overlay's alert and toolbar where the bar begins.
- *
- * @param bar the bar
- * @param host the overlay's host element
- * @param ui the overlay's interface element (in the shadow root)
- * @param moved called when the bar's top moved (to place the toolbar again)
- * @param above what shows above the bar at times (the problems, the alert):
- *   the page's room covers them too while they show
- * @returns a function that stops it and gives the room back
- */
-export function keepRoomForBar(
-  bar: HTMLElement,
-  host: HTMLElement,
-  ui: HTMLElement,
-  moved: () => void = () => {},
-  above: readonly HTMLElement[] = [],
-): () => void {
-  const update = () => {
-    const box = bar.getBoundingClientRect();
-    const space = box.height === 0 ? 0 : Math.ceil(innerHeight - box.top);
-    ui.style.setProperty("--inpage-bar-space", `${space}px`);
-    document.documentElement.style.setProperty(
-      "--inpage-bar-space",
-      `${space}px`,
-    );
-    // Measured once they are placed above the bar's new top.
-    const tops = [bar, ...above].map((element) =>
-      element.getBoundingClientRect()
-    ).filter((shown) => shown.height > 0).map((shown) => shown.top);
-    const covered = tops.length === 0
-      ? 0
-      : Math.ceil(innerHeight - Math.min(...tops));
-    host.style.setProperty("display", "block");
-    host.style.setProperty("height", `${covered}px`);
-    moved();
-  };
-  const observer = new ResizeObserver(update);
-  observer.observe(bar);
-  for (const element of above) observer.observe(element);
-  addEventListener("resize", update, { passive: true });
-  update();
-  return () => {
-    observer.disconnect();
-    removeEventListener("resize", update);
-    host.style.removeProperty("height");
-    document.documentElement.style.removeProperty("--inpage-bar-space");
-  };
-}
-
-/**
- * The top of the bar in the viewport: what lies below it is covered.
- *
- * @param bar the bar
- * @returns its top, or the viewport's height when it is not shown
- */
-export function barTop(bar: HTMLElement): number {
-  const box = bar.getBoundingClientRect();
-  return box.height === 0 ? innerHeight : box.top;
-}
-
-/**
- * Scrolls the page so that an element lies between the top of the viewport
- * and the bar (less `reserve` pixels for a toolbar), when it fits there.
- *
- * @param element the field being edited
- * @param bar the bar
- * @param reserve room to keep free above the bar or the top
- */
-export function reveal(
-  element: HTMLElement,
-  bar: HTMLElement,
-  reserve = 0,
-): void {
-  const box = element.getBoundingClientRect();
-  const bottom = barTop(bar) - 8;
-  if (box.bottom > bottom) {
-    const by = Math.min(box.bottom - bottom, box.top - reserve - 8);
-    if (by > 0) scrollBy({ top: by, behavior: "instant" });
-  } else if (box.top < reserve + 8) {
-    const by = box.top - reserve - 8;
-    if (box.bottom - by <= bottom) scrollBy({ top: by, behavior: "instant" });
-  }
 }

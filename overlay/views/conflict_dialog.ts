@@ -4,21 +4,19 @@
  * publish, or for a draft made against an older version), every field
  * changed on both sides is shown with theirs beside mine and a choice per
  * field, "Use mine" or "Use theirs". The dialog offers Reload (their
- * version, dropping mine) and Keep mine (publish with the choices made).
+ * version, dropping mine) and Keep mine (publish with the choices made);
+ * Keep mine before every choice is made says so, until the last one is.
  *
  * @module
  */
 
-import type { Choice, MergeField } from "../session/merge.ts";
-import { fieldName } from "../session/pointer.ts";
+import type { ConflictAnswer } from "../flows/publish.ts";
+import type { Choice, MergeField } from "../state/merge.ts";
 import { plural, text } from "../i18n/mod.ts";
 import { markupText } from "../rich_markup.ts";
 import { h, messageDialog, showDialog } from "../ui.ts";
 
-/** What the person decided. */
-export type ConflictAnswer =
-  | { action: "keep"; choices: Map<string, Choice> }
-  | { action: "reload" | "discard" | "cancel" };
+export type { ConflictAnswer };
 
 /** A value in words: rich text as its text, an image as its file name. */
 function shown(value: unknown): string {
@@ -50,11 +48,77 @@ function shown(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** One clashing field: theirs, mine, and the choice between them. */
+function clashRow(
+  field: MergeField,
+  name: string,
+  choose: (side: Choice) => void,
+): HTMLElement {
+  const buttons = (["theirs", "mine"] as const).map((side) => {
+    const button: HTMLButtonElement = h("button", {
+      type: "button",
+      "aria-pressed": "false",
+      disabled: field.gone && side === "mine",
+      onclick: () => {
+        for (const other of buttons) {
+          other.setAttribute("aria-pressed", String(other === button));
+        }
+        choose(side);
+      },
+    }, side === "mine" ? text("useMine") : text("useTheirs"));
+    return button;
+  });
+  const side = (who: string, value: unknown, button: HTMLElement) =>
+    h(
+      "div",
+      { class: "side" },
+      h("span", { class: "who" }, who),
+      h("p", {}, shown(value)),
+      button,
+    );
+  return h(
+    "div",
+    { class: "clash", role: "group", "aria-label": name },
+    h("h3", {}, name),
+    h(
+      "div",
+      { class: "sides" },
+      side(text("theirs"), field.theirs, buttons[0]!),
+      side(text("mine"), field.mine, buttons[1]!),
+    ),
+  );
+}
+
+/** The fields kept as they are (changed on this side only). */
+function keptList(
+  fields: readonly MergeField[],
+  label: (pointer: string) => string,
+): HTMLElement[] {
+  const kept = fields.filter((field) => !field.clash);
+  if (kept.length === 0) return [];
+  return [
+    h("p", {}, plural("keepMineList", kept.length)),
+    h(
+      "ul",
+      {},
+      ...kept.map((field) =>
+        h(
+          "li",
+          {},
+          h("strong", {}, label(field.pointer)),
+          `: ${shown(field.mine)}`,
+        )
+      ),
+    ),
+  ];
+}
+
 /**
  * Shows the fields of a conflict and asks what to do.
  *
  * @param root the overlay's shadow root
  * @param fields the compared fields
+ * @param label a field's name for a person
  * @param draft whether these are a draft's fields (buttons "Discard them"
  *   and "Keep mine") rather than a publish's ("Cancel", "Reload", "Keep mine")
  * @returns the answer, with a choice for every clashing field on "keep"
@@ -62,84 +126,26 @@ function shown(value: unknown): string {
 export async function askConflict(
   root: ShadowRoot,
   fields: readonly MergeField[],
+  label: (pointer: string) => string,
   draft = false,
 ): Promise<ConflictAnswer> {
   const choices = new Map<string, Choice>();
   const clashes = fields.filter((field) => field.clash);
-  const rows = clashes.map((field) => {
-    const name = fieldName(field.pointer);
-    const buttons = (["theirs", "mine"] as const).map((side) => {
-      const button = h("button", {
-        type: "button",
-        "aria-pressed": "false",
-        disabled: field.gone && side === "mine",
-        onclick: () => {
-          choices.set(field.pointer, side);
-          for (const other of buttons) {
-            other.setAttribute("aria-pressed", String(other === button));
-          }
-        },
-      }, side === "mine" ? text("useMine") : text("useTheirs"));
-      return button;
-    });
-    return h(
-      "div",
-      { class: "clash", role: "group", "aria-label": name },
-      h("h3", {}, name),
-      h(
-        "div",
-        { class: "sides" },
-        h(
-          "div",
-          { class: "side" },
-          h("span", { class: "who" }, text("theirs")),
-          h("p", {}, shown(field.theirs)),
-          buttons[0],
-        ),
-        h(
-          "div",
-          { class: "side" },
-          h("span", { class: "who" }, text("mine")),
-          h("p", {}, shown(field.mine)),
-          buttons[1],
-        ),
-      ),
-    );
-  });
-  const kept = fields.length - clashes.length;
+  const undecided = () =>
+    clashes.some((field) => !field.gone && !choices.has(field.pointer));
+  const rows = clashes.map((field) =>
+    clashRow(field, label(field.pointer), (side) => {
+      choices.set(field.pointer, side);
+      const error = dialog.querySelector(".error");
+      if (error && !undecided()) error.textContent = "";
+    })
+  );
   const dialog = messageDialog(
     draft ? text("restoreTitle") : text("conflictTitle"),
     [
-      h(
-        "p",
-        {},
-        draft ? text("draftOlderText") : text("conflictText"),
-      ),
-      kept > 0 &&
-      h(
-        "p",
-        {},
-        plural("keepMineList", kept),
-      ),
-      kept > 0 &&
-      h(
-        "ul",
-        {},
-        ...fields.filter((field) => !field.clash).map((field) =>
-          h(
-            "li",
-            {},
-            h("strong", {}, fieldName(field.pointer)),
-            `: ${shown(field.mine)}`,
-          )
-        ),
-      ),
-      clashes.length > 0 &&
-      h(
-        "p",
-        {},
-        text("bothChanged"),
-      ),
+      h("p", {}, draft ? text("draftOlderText") : text("conflictText")),
+      ...keptList(fields, label),
+      clashes.length > 0 && h("p", {}, text("bothChanged")),
       ...rows,
     ],
     draft
@@ -152,11 +158,7 @@ export async function askConflict(
         { label: text("reload"), value: "reload", kind: "danger" },
         { label: text("keepMine"), value: "keep", kind: "primary" },
       ],
-    (value) =>
-      value === "keep" &&
-        clashes.some((field) => !field.gone && !choices.has(field.pointer))
-        ? text("chooseEach")
-        : undefined,
+    (value) => value === "keep" && undecided() ? text("chooseEach") : undefined,
   );
   dialog.classList.add("wide");
   const answer = await showDialog(root, dialog);

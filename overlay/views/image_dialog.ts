@@ -5,7 +5,9 @@
  * the site chose (WebP unless `data-inpage-image-format` says `jpeg` or
  * `png`); where the browser cannot make that format (its canvas gives PNG
  * when asked for WebP), to JPEG, or PNG for an image with transparent
- * parts, and the dialog says so.
+ * parts, and the dialog says so. The dialog fits the screen with a large
+ * image chosen (its body scrolls, its buttons stay in view), and Escape or
+ * Cancel asks before throwing away a chosen file, its crop and its alt.
  *
  * @module
  */
@@ -15,10 +17,11 @@ import {
   IMAGE_FORMAT_ATTRIBUTE,
   type ImageFormat,
   imageFormat,
-} from "../session/image_format.ts";
+} from "../state/image_format.ts";
 import { text, type TextKey } from "../i18n/mod.ts";
-import { h, showDialog } from "../ui.ts";
+import { h, messageDialog, showDialog } from "../ui.ts";
 import { altFields } from "./alt_text.ts";
+import { imageFormatWarning } from "./words.ts";
 
 /** Cropper.js's style sheet, made when the cropper first loads. */
 let cropperSheet: CSSStyleSheet | undefined;
@@ -38,22 +41,19 @@ const warned = new WeakSet<Element>();
  * @returns the format
  */
 export function imageFormatOf(container: Element | null): ImageFormat {
-  const { format, warning } = imageFormat(
+  const { format, unknown } = imageFormat(
     container?.getAttribute(IMAGE_FORMAT_ATTRIBUTE) ?? null,
   );
-  if (warning && container && !warned.has(container)) {
+  if (unknown !== undefined && container && !warned.has(container)) {
     warned.add(container);
-    console.warn(warning);
+    console.warn(imageFormatWarning(unknown));
   }
   return format;
 }
 
 /** A cropped and converted image, ready to upload. */
 export interface PreparedImage {
-  /**
-   * The image's bytes, in the chosen format, or JPEG or PNG where that
-   * format cannot be made.
-   */
+  /** The image's bytes, in the chosen format, or JPEG or PNG. */
   blob: Blob;
   /** The file name's extension for its type (`webp`, `jpg`, `png`). */
   extension: string;
@@ -65,8 +65,8 @@ export interface PreparedImage {
   width: number;
   /** Its height in pixels. */
   height: number;
-  /** When WebP could not be made: the sentence saying which format it is. */
-  fallback?: string;
+  /** When the chosen format could not be made: which one it is instead. */
+  fallback?: { png: boolean; format: string };
 }
 
 const RATIOS: Array<[TextKey | string, number]> = [
@@ -75,6 +75,230 @@ const RATIOS: Array<[TextKey | string, number]> = [
   ["4:3", 4 / 3],
   ["1:1", 1],
 ];
+
+/** The dialog's parts, and what the person chose in it. */
+interface ImageForm {
+  dialog: HTMLDialogElement;
+  form: HTMLFormElement;
+  file: HTMLInputElement;
+  picture: HTMLImageElement;
+  crop: HTMLElement;
+  ratios: HTMLElement;
+  note: HTMLElement;
+  error: HTMLElement;
+  alt: ReturnType<typeof altFields>;
+  cropper: Cropper | undefined;
+  fileName: string;
+  ready: boolean;
+  /** Applied as soon as the cropper is ready (Enter pressed before). */
+  pending: boolean;
+  transparent: boolean;
+}
+
+/** The crop shapes. */
+function ratioGroup(choice: ImageForm): HTMLElement {
+  const buttons: HTMLButtonElement[] = RATIOS.map(([label, ratio], index) =>
+    h("button", {
+      type: "button",
+      "aria-pressed": index === 0 ? "true" : "false",
+      onclick: (event: Event) => {
+        choice.cropper?.setAspectRatio(ratio);
+        for (const other of buttons) {
+          other.setAttribute(
+            "aria-pressed",
+            String(other === event.currentTarget),
+          );
+        }
+      },
+    }, label === "cropFree" ? text("cropFree") : label)
+  );
+  return h(
+    "div",
+    {
+      class: "ratios",
+      role: "group",
+      "aria-label": text("cropShape"),
+      hidden: true,
+    },
+    h("span", {}, text("cropShapeLabel")),
+    ...buttons,
+    h("span", { class: "hint" }, text("cropHint")),
+  );
+}
+
+/** Builds the dialog. */
+function buildForm(format: ImageFormat): ImageForm {
+  const picture = h("img", { alt: "" });
+  const form = h("form", { method: "dialog", novalidate: true });
+  const choice: ImageForm = {
+    dialog: h(
+      "dialog",
+      { class: "wide image", "aria-labelledby": "inpage-image-title" },
+      form,
+    ),
+    form,
+    file: h("input", {
+      type: "file",
+      accept: "image/jpeg,image/png,image/webp",
+    }),
+    picture,
+    crop: h("div", { class: "crop", hidden: true }, picture),
+    ratios: h("div", {}),
+    note: h("p", { class: "note", role: "status" }),
+    error: h("p", { class: "error", role: "alert" }),
+    alt: altFields(undefined),
+    cropper: undefined,
+    fileName: "image",
+    ready: false,
+    pending: false,
+    transparent: false,
+  };
+  choice.ratios = ratioGroup(choice);
+  form.append(
+    h("h2", { id: "inpage-image-title" }, text("imageTitle")),
+    h(
+      "div",
+      { class: "body" },
+      h(
+        "label",
+        {},
+        text("imageFile"),
+        choice.file,
+        h(
+          "span",
+          { class: "hint" },
+          text("imageFileHint", { format: format.label }),
+        ),
+      ),
+      choice.ratios,
+      choice.crop,
+      ...choice.alt.elements,
+      choice.note,
+      choice.error,
+    ),
+    h(
+      "div",
+      { class: "actions" },
+      h("button", { type: "button", class: "cancel" }, text("cancel")),
+      h(
+        "button",
+        { class: "primary", type: "submit", value: "apply" },
+        text(
+          "useImage",
+        ),
+      ),
+    ),
+  );
+  return choice;
+}
+
+/** A file chosen: shown in the cropper (a lazily loaded part). */
+function chooseFile(
+  choice: ImageForm,
+  root: ShadowRoot,
+  format: ImageFormat,
+  canMake: Promise<boolean>,
+): void {
+  const chosen = choice.file.files?.[0];
+  if (!chosen) return;
+  // A name the site already stored ends with its hash: drop it.
+  choice.fileName = chosen.name.replace(/\.[A-Za-z0-9]+$/, "")
+    .replace(/-[0-9a-f]{12}$/, "") || "image";
+  choice.cropper?.destroy();
+  choice.ready = false;
+  choice.pending = false;
+  choice.picture.src = URL.createObjectURL(chosen);
+  choice.crop.hidden = false;
+  choice.ratios.hidden = false;
+  choice.error.textContent = "";
+  choice.picture.addEventListener("load", async () => {
+    let part: typeof import("../cropper.ts");
+    try {
+      part = await import("../cropper.ts");
+    } catch {
+      choice.error.textContent = text("cropperFailed");
+      return;
+    }
+    cropperSheet ??= new CSSStyleSheet();
+    if (cropperSheet.cssRules.length === 0) {
+      cropperSheet.replaceSync(part.CROPPER_CSS);
+    }
+    if (!root.adoptedStyleSheets.includes(cropperSheet)) {
+      root.adoptedStyleSheets = [...root.adoptedStyleSheets, cropperSheet];
+    }
+    choice.cropper = new part.Cropper(choice.picture, {
+      viewMode: 1,
+      autoCropArea: 1,
+      background: false,
+      ready: () => cropperReady(choice, format, canMake),
+    });
+  }, { once: true });
+  choice.picture.addEventListener("error", () => {
+    choice.error.textContent = text("notAnImage");
+  }, { once: true });
+}
+
+/** The cropper is ready: the format note, and an apply asked before. */
+function cropperReady(
+  choice: ImageForm,
+  format: ImageFormat,
+  canMake: Promise<boolean>,
+): void {
+  choice.ready = true;
+  choice.transparent = hasTransparency(choice.picture);
+  void canMake.then((yes) => {
+    choice.note.textContent = yes ? "" : text(
+      choice.transparent ? "fallbackPng" : "fallbackJpeg",
+      { format: format.label },
+    );
+  });
+  if (choice.pending) choice.dialog.close("apply");
+}
+
+/** Enter in a field, or "Use this image": applied once it is ready. */
+function submit(choice: ImageForm, event: Event): void {
+  event.preventDefault();
+  if (choice.picture.getAttribute("src") === null) {
+    choice.error.textContent = text("chooseFirst");
+    choice.file.focus();
+    return;
+  }
+  const missing = choice.alt.problem();
+  if (missing !== undefined) {
+    choice.error.textContent = missing;
+    choice.alt.input.focus();
+    return;
+  }
+  if (!choice.ready) {
+    choice.pending = true;
+    choice.error.textContent = "";
+    return;
+  }
+  choice.dialog.close("apply");
+}
+
+/**
+ * Whether the dialog may close without the chosen work: nothing chosen or
+ * typed, or the person says to discard it.
+ */
+async function mayDiscard(
+  root: ShadowRoot,
+  choice: ImageForm,
+): Promise<boolean> {
+  const work = choice.picture.getAttribute("src") !== null ||
+    choice.alt.input.value.trim() !== "";
+  if (!work) return true;
+  const answer = await showDialog(
+    root,
+    messageDialog(text("imageDiscardTitle"), [
+      h("p", {}, text("imageDiscardText")),
+    ], [
+      { label: text("keepEditing"), value: "keep" },
+      { label: text("discardImage"), value: "discard", kind: "primary" },
+    ]),
+  );
+  return answer === "discard";
+}
 
 /**
  * Asks for an image, lets the person crop it, and prepares it. A new file
@@ -89,200 +313,62 @@ export async function chooseImage(
   root: ShadowRoot,
   format: ImageFormat = imageFormat(null).format,
 ): Promise<PreparedImage | undefined> {
-  let cropper: Cropper | undefined;
-  let fileName = "image";
-  const error = h("p", { class: "error", role: "alert" });
-  /** Says which format the image is saved in when the chosen one cannot be made. */
-  const note = h("p", { class: "note", role: "status" });
   const canMake = canEncode(format.type);
-  /** Whether the chosen image has transparent pixels. */
-  let transparent = false;
-  const picture = h("img", { alt: "" });
-  const crop = h("div", { class: "crop", hidden: true }, picture);
-  const file = h("input", {
-    type: "file",
-    accept: "image/jpeg,image/png,image/webp",
-  });
-  const alt = altFields(undefined);
-  const apply = h("button", {
-    class: "primary",
-    type: "submit",
-    value: "apply",
-  }, text("useImage"));
-  let ready = false;
-  /** Applied as soon as the cropper is ready (Enter pressed before). */
-  let pending = false;
-  const ratioButtons = RATIOS.map(([label, ratio], index) => {
-    const button = h("button", {
-      type: "button",
-      "aria-pressed": index === 0 ? "true" : "false",
-      onclick: () => {
-        cropper?.setAspectRatio(ratio);
-        for (const other of ratioButtons) {
-          other.setAttribute("aria-pressed", String(other === button));
-        }
-      },
-    }, label === "cropFree" ? text("cropFree") : label);
-    return button;
-  });
-  const ratios = h(
-    "div",
-    {
-      class: "ratios",
-      role: "group",
-      "aria-label": text("cropShape"),
-      hidden: true,
-    },
-    h("span", {}, text("cropShapeLabel")),
-    ...ratioButtons,
-    h(
-      "span",
-      { class: "hint" },
-      text("cropHint"),
-    ),
+  const choice = buildForm(format);
+  choice.file.addEventListener(
+    "change",
+    () => chooseFile(choice, root, format, canMake),
   );
-  file.addEventListener("change", () => {
-    const chosen = file.files?.[0];
-    if (!chosen) return;
-    // A name the site already stored ends with its hash: drop it.
-    fileName = chosen.name.replace(/\.[A-Za-z0-9]+$/, "")
-      .replace(/-[0-9a-f]{12}$/, "") || "image";
-    cropper?.destroy();
-    ready = false;
-    pending = false;
-    picture.src = URL.createObjectURL(chosen);
-    crop.hidden = false;
-    ratios.hidden = false;
-    error.textContent = "";
-    picture.addEventListener("load", async () => {
-      let part: typeof import("../cropper.ts");
-      try {
-        part = await import("../cropper.ts");
-      } catch {
-        error.textContent = text("cropperFailed");
-        return;
-      }
-      const { Cropper, CROPPER_CSS } = part;
-      if (!cropperSheet) {
-        cropperSheet = new CSSStyleSheet();
-        cropperSheet.replaceSync(CROPPER_CSS);
-      }
-      if (!root.adoptedStyleSheets.includes(cropperSheet)) {
-        root.adoptedStyleSheets = [...root.adoptedStyleSheets, cropperSheet];
-      }
-      cropper = new Cropper(picture, {
-        viewMode: 1,
-        autoCropArea: 1,
-        background: false,
-        ready: () => {
-          ready = true;
-          transparent = hasTransparency(picture);
-          void canMake.then((yes) => {
-            note.textContent = yes ? "" : text(
-              transparent ? "fallbackPng" : "fallbackJpeg",
-              { format: format.label },
-            );
-          });
-          if (pending) dialog.close("apply");
-        },
-      });
-    }, { once: true });
-    picture.addEventListener("error", () => {
-      error.textContent = text("notAnImage");
-    }, { once: true });
-  });
-  const form = h("form", { method: "dialog", novalidate: true });
-  const dialog = h(
-    "dialog",
-    { class: "wide", "aria-labelledby": "inpage-image-title" },
-    form,
-  );
-  form.append(
-    h("h2", { id: "inpage-image-title" }, text("imageTitle")),
-    h(
-      "label",
-      {},
-      text("imageFile"),
-      file,
-      h(
-        "span",
-        { class: "hint" },
-        text("imageFileHint", { format: format.label }),
-      ),
-    ),
-    ratios,
-    crop,
-    ...alt.elements,
-    note,
-    error,
-    h(
-      "div",
-      { class: "actions" },
-      h("button", {
-        type: "button",
-        onclick: () => dialog.close("cancel"),
-      }, text("cancel")),
-      apply,
-    ),
-  );
-  // Enter in a field presses "Use this image": the image is applied once
-  // it is ready, and nothing typed is thrown away before.
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    if (picture.getAttribute("src") === null) {
-      error.textContent = text("chooseFirst");
-      file.focus();
-      return;
-    }
-    const missing = alt.problem();
-    if (missing !== undefined) {
-      error.textContent = missing;
-      alt.input.focus();
-      return;
-    }
-    if (!ready) {
-      pending = true;
-      error.textContent = "";
-      return;
-    }
-    dialog.close("apply");
-  });
-  const answer = await showDialog(root, dialog);
-  try {
-    if (answer !== "apply" || !cropper) return undefined;
-    const canvas = cropper.getCroppedCanvas({
-      maxWidth: LONG_SIDE_MAX,
-      maxHeight: LONG_SIDE_MAX,
-      imageSmoothingEnabled: true,
-      imageSmoothingQuality: "high",
+  choice.form.addEventListener("submit", (event) => submit(choice, event));
+  choice.form.querySelector("button.cancel")?.addEventListener("click", () => {
+    void mayDiscard(root, choice).then((yes) => {
+      if (yes) choice.dialog.close("cancel");
     });
-    const scaled = fitCanvas(canvas, LONG_SIDE_MAX);
-    const fallbackType = transparent ? "image/png" : "image/jpeg";
-    const type = await canMake ? format.type : fallbackType;
-    let blob = await encode(scaled, type, format.quality);
-    if (blob?.type !== type && type === format.type) {
-      // Said it could, then could not: the fallback after all.
-      blob = await encode(scaled, fallbackType, format.quality);
-    }
-    if (!blob || !EXTENSIONS[blob.type]) return undefined;
-    return {
-      blob,
-      extension: EXTENSIONS[blob.type]!,
-      ...(blob.type === format.type ? {} : {
-        fallback: text(
-          blob.type === "image/png" ? "fallbackPng" : "fallbackJpeg",
-          { format: format.label },
-        ),
-      }),
-      name: fileName,
-      alt: alt.value(),
-      width: scaled.width,
-      height: scaled.height,
-    };
+  });
+  const answer = await showDialog(root, choice.dialog, {
+    beforeCancel: () => mayDiscard(root, choice),
+  });
+  try {
+    if (answer !== "apply" || !choice.cropper) return undefined;
+    return await prepare(choice, format, canMake);
   } finally {
-    cropper?.destroy();
-    if (picture.src) URL.revokeObjectURL(picture.src);
+    choice.cropper?.destroy();
+    if (choice.picture.src) URL.revokeObjectURL(choice.picture.src);
   }
+}
+
+/** The cropped image, scaled and encoded. */
+async function prepare(
+  choice: ImageForm,
+  format: ImageFormat,
+  canMake: Promise<boolean>,
+): Promise<PreparedImage | undefined> {
+  const canvas = choice.cropper!.getCroppedCanvas({
+    maxWidth: LONG_SIDE_MAX,
+    maxHeight: LONG_SIDE_MAX,
+    imageSmoothingEnabled: true,
+    imageSmoothingQuality: "high",
+  });
+  const scaled = fitCanvas(canvas, LONG_SIDE_MAX);
+  const fallbackType = choice.transparent ? "image/png" : "image/jpeg";
+  const type = await canMake ? format.type : fallbackType;
+  let blob = await encode(scaled, type, format.quality);
+  if (blob?.type !== type && type === format.type) {
+    // Said it could, then could not: the fallback after all.
+    blob = await encode(scaled, fallbackType, format.quality);
+  }
+  if (!blob || !EXTENSIONS[blob.type]) return undefined;
+  return {
+    blob,
+    extension: EXTENSIONS[blob.type]!,
+    ...(blob.type === format.type ? {} : {
+      fallback: { png: blob.type === "image/png", format: format.label },
+    }),
+    name: choice.fileName,
+    alt: choice.alt.value(),
+    width: scaled.width,
+    height: scaled.height,
+  };
 }
 
 /**

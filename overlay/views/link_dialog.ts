@@ -1,18 +1,44 @@
 /// <reference lib="dom" />
 /**
- * The link dialog (Ctrl+K or the toolbar's Link button): an address and
- * an optional title for the selection. The link rule is applied in the
- * dialog: a refused address keeps the dialog open, with what was typed and
- * the reason, and nothing is applied.
+ * The link dialog of rich text (Ctrl+K or the toolbar's Link button): an
+ * address and an optional title for the selection. The link rule is
+ * applied as the address is typed (its reason under the field, gone once
+ * the address is allowed); a refused address keeps the dialog open and
+ * nothing is applied. "Remove link" is offered only on a link.
  *
  * @module
  */
 
-import { linkProblem } from "../session/checks.ts";
-import { reasonSentence } from "../messages.ts";
 import type { RichText } from "../rich_text.ts";
 import { text } from "../i18n/mod.ts";
-import { h, messageDialog, showDialog } from "../ui.ts";
+import { type DialogButton, h, messageDialog, showDialog } from "../ui.ts";
+import { linkField } from "./link_field.ts";
+
+/** Applies an answer to the editor's selection. */
+function applyLink(
+  rich: RichText,
+  range: { from: number; to: number },
+  answer: "apply" | "remove",
+  link: { href: string; title: string; isNew: boolean },
+): void {
+  const chain = rich.editor.chain().focus().setTextSelection(range)
+    .extendMarkRange("link");
+  if (answer === "remove") {
+    chain.unsetMark("link").run();
+    return;
+  }
+  const attributes: { href: string; title?: string } = link.title === ""
+    ? { href: link.href }
+    : { href: link.href, title: link.title };
+  if (range.from === range.to && link.isNew) {
+    // Nothing selected: the link's words are its title, or its address.
+    rich.editor.chain().focus().setTextSelection(range.from).insertContent({
+      type: "text",
+      text: attributes.title ?? link.href,
+      marks: [{ type: "link", attrs: attributes }],
+    }).run();
+  } else chain.setMark("link", attributes).run();
+}
 
 /**
  * Asks for a link's address and title and applies them to the selection
@@ -28,49 +54,40 @@ export async function editLink(
 ): Promise<"apply" | "remove" | "cancel"> {
   const { from, to } = rich.editor.state.selection;
   const current = rich.editor.getAttributes("link");
-  const hint = h(
-    "span",
-    { class: "hint", id: "inpage-link-hint" },
-    text("addressHint"),
-  );
-  const href = h("input", {
-    type: "text",
-    value: typeof current.href === "string" ? current.href : "",
-    "aria-describedby": "inpage-link-hint",
-    autocomplete: "off",
-    spellcheck: "false",
-  });
+  const isLink = typeof current.href === "string";
+  const address = linkField(isLink ? current.href : "", "addressHint");
   const title = h("input", {
     type: "text",
     value: typeof current.title === "string" ? current.title : "",
   });
-  href.addEventListener("input", () => href.removeAttribute("aria-invalid"));
+  const buttons: DialogButton[] = [
+    { label: text("cancel"), value: "cancel" },
+    ...(isLink
+      ? [{
+        label: text("removeLink"),
+        value: "remove",
+        kind: "danger" as const,
+      }]
+      : []),
+    { label: text("apply"), value: "apply", kind: "primary" },
+  ];
   const dialog = messageDialog(
     text("linkTitle"),
-    [
-      h("label", {}, text("address"), href, hint),
-      h("label", {}, text("linkTitleField"), title),
-    ],
-    [
-      { label: text("cancel"), value: "cancel" },
-      { label: text("removeLink"), value: "remove", kind: "danger" },
-      { label: text("apply"), value: "apply", kind: "primary" },
-    ],
+    [address.label, h("label", {}, text("linkTitleField"), title)],
+    buttons,
     (value) => {
       if (value !== "apply") return undefined;
-      const address = href.value.trim();
-      const refusal = address === ""
-        ? text("typeAddress")
-        : linkProblem(address)
-        ? reasonSentence("link")
-        : undefined;
-      if (refusal !== undefined) {
-        href.setAttribute("aria-invalid", "true");
-        href.focus();
+      if (
+        address.check(isLink ? "typeAddress" : "linkTypeAddress") === undefined
+      ) {
+        return undefined;
       }
-      return refusal;
+      address.input.focus();
+      // The reason is shown under the address.
+      return "";
     },
   );
+  dialog.classList.add("link-popover");
   const answer = await showDialog(root, dialog);
   // Back to the text with the selection it had. The dialog's focus return
   // leaves the page's selection outside the editor, and Tiptap's focus
@@ -79,23 +96,10 @@ export async function editLink(
   rich.editor.view.focus();
   rich.editor.commands.setTextSelection({ from, to });
   if (answer !== "apply" && answer !== "remove") return "cancel";
-  const chain = rich.editor.chain().focus().setTextSelection({ from, to })
-    .extendMarkRange("link");
-  if (answer === "remove") {
-    chain.unsetMark("link").run();
-    return "remove";
-  }
-  const address = href.value.trim();
-  const attributes: { href: string; title?: string } = title.value.trim() === ""
-    ? { href: address }
-    : { href: address, title: title.value.trim() };
-  if (from === to && typeof current.href !== "string") {
-    // Nothing selected: the link's words are its title, or its address.
-    rich.editor.chain().focus().setTextSelection(from).insertContent({
-      type: "text",
-      text: attributes.title ?? address,
-      marks: [{ type: "link", attrs: attributes }],
-    }).run();
-  } else chain.setMark("link", attributes).run();
-  return "apply";
+  applyLink(rich, { from, to }, answer, {
+    href: address.input.value.trim(),
+    title: title.value.trim(),
+    isNew: !isLink,
+  });
+  return answer;
 }

@@ -1,22 +1,22 @@
 /// <reference lib="dom" />
 /**
  * Link objects on the page (`data-inpage-link="/nav/0/link"`, an element
- * rendered from `{ "href", "title"? }`): an "Edit link" control beside each
- * opens a small dialog editing the address and the title. The link rule is
- * applied as the person types; the site's pages are offered to pick from:
- * the same-site addresses of the links on this page (a datalist). The
- * element's own text, when it is also a `data-inpage-text`, stays editable
- * in place.
+ * rendered from `{ "href", "title"? }`): a "Link" control beside each
+ * opens a small dialog editing the address and the title, the link rule
+ * applied as the address is typed; the site's pages are offered to pick
+ * from (the same-site addresses of the links on this page). The element's
+ * own text, when it is also a `data-inpage-text`, stays editable in place.
+ * The element shows the link's value of the moment (after undo, redo or a
+ * merge too).
  *
  * @module
  */
 
-import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
+import { INPAGE_ATTRIBUTES } from "../../lib/wire/regions.ts";
 import { text } from "../i18n/mod.ts";
-import { reasonSentence } from "../messages.ts";
-import { linkProblem } from "../session/checks.ts";
-import type { EditSession } from "../session/session.ts";
+import type { EditState } from "../state/state.ts";
 import { h, messageDialog, showDialog } from "../ui.ts";
+import { linkField } from "./link_field.ts";
 
 const LINK = INPAGE_ATTRIBUTES.link;
 
@@ -31,6 +31,16 @@ let sheet: CSSStyleSheet | undefined;
 
 /** A link object as the page file holds it. */
 type LinkObject = Record<string, unknown> & { href?: unknown; title?: unknown };
+
+/** What the link objects need from the controller. */
+export interface LinkHost {
+  /** The overlay's shadow root (for the dialog). */
+  root: ShadowRoot;
+  /** The edit state now. */
+  state(): EditState;
+  /** Sets a link object's new value. */
+  setLink(path: string, pointer: string, value: LinkObject): void;
+}
 
 /**
  * The same-site addresses of the page's links (path, query and fragment),
@@ -54,19 +64,16 @@ export function sitePages(document: Document): string[] {
   return [...found].sort();
 }
 
-/** The link objects of the page, each with its "Edit link" control. */
+/** The link objects of the page, each with its "Link" control. */
 export class Links {
-  readonly #root: ShadowRoot;
-  readonly #session: EditSession;
+  readonly #host: LinkHost;
   readonly #links = new Map<HTMLElement, string>();
 
   /**
-   * @param root the overlay's shadow root (for the dialog)
-   * @param session the edit session
+   * @param host what the link objects need from the controller
    */
-  constructor(root: ShadowRoot, session: EditSession) {
-    this.#root = root;
-    this.#session = session;
+  constructor(host: LinkHost) {
+    this.#host = host;
   }
 
   /**
@@ -82,35 +89,58 @@ export class Links {
       ...(scope.hasAttribute(LINK) ? [scope] : []),
       ...scope.querySelectorAll<HTMLElement>(`[${LINK}]`),
     ].filter((element) =>
-      element.closest("[data-inpage-page]") === container &&
+      element.closest(`[${INPAGE_ATTRIBUTES.page}]`) === container &&
       !this.#links.has(element)
     );
     for (const element of found) {
       this.#links.set(element, path);
       // A list item that is itself a link has Edit link in its controls.
-      if (element.hasAttribute(INPAGE_ATTRIBUTES.item)) continue;
-      const host = h("span", { "data-inpage-link-control": "" });
-      const root = host.attachShadow({ mode: "open" });
-      if (!sheet) {
-        sheet = new CSSStyleSheet();
-        sheet.replaceSync(BUTTON_CSS);
+      if (!element.hasAttribute(INPAGE_ATTRIBUTES.item)) {
+        element.after(this.#control(element));
       }
-      root.adoptedStyleSheets = [sheet];
-      root.append(
-        h(
-          "button",
-          {
-            type: "button",
-            "aria-label": text("editLink"),
-            title: text("editLinkTitle"),
-            onclick: () => void this.edit(element),
-          },
-          linkIcon(),
-          "Link",
-        ),
-      );
-      element.after(host);
     }
+  }
+
+  #control(element: HTMLElement): HTMLElement {
+    const host = h("span", { [INPAGE_ATTRIBUTES.linkControl]: "" });
+    const root = host.attachShadow({ mode: "open" });
+    if (!sheet) {
+      sheet = new CSSStyleSheet();
+      sheet.replaceSync(BUTTON_CSS);
+    }
+    root.adoptedStyleSheets = [sheet];
+    root.append(
+      h(
+        "button",
+        {
+          type: "button",
+          "aria-label": text("editLink"),
+          title: text("editLinkTitle"),
+          onclick: () => void this.edit(element),
+        },
+        linkIcon(),
+        text("linkButton"),
+      ),
+    );
+    return host;
+  }
+
+  /**
+   * The element of a link object holding a place (its own pointer or one
+   * inside it: `/nav/0/link/href`).
+   *
+   * @param path the page path
+   * @param at a JSON Pointer
+   * @returns the element, if a link object holds it
+   */
+  elementAt(path: string, at: string): HTMLElement | undefined {
+    for (const [element, page] of this.#links) {
+      const pointer = element.getAttribute(LINK) ?? "";
+      if (page === path && (at === pointer || at.startsWith(`${pointer}/`))) {
+        return element;
+      }
+    }
+    return undefined;
   }
 
   /**
@@ -125,16 +155,17 @@ export class Links {
   }
 
   /**
-   * Shows the session's values on the page's link objects (after undo, redo
-   * or a merge).
+   * Shows the state's values on the page's link objects that changed.
    *
-   * @param path the page path
+   * @param state the state now
+   * @param before the state before
    */
-  refresh(path: string): void {
-    for (const [element, page] of this.#links) {
-      if (page !== path || !element.isConnected) continue;
+  update(state: EditState, before: EditState): void {
+    for (const [element, path] of this.#links) {
+      if (!element.isConnected) continue;
       const pointer = element.getAttribute(LINK) ?? "";
-      show(element, this.#session.valueOf(path, pointer));
+      const value = state.valueOf(path, pointer);
+      if (value !== before.valueOf(path, pointer)) show(element, value);
     }
   }
 
@@ -147,106 +178,83 @@ export class Links {
   async edit(element: HTMLElement): Promise<boolean> {
     const path = this.#links.get(element);
     const pointer = element.getAttribute(LINK);
-    if (path === undefined || pointer === null || this.#session.busy) {
+    if (path === undefined || pointer === null || this.#host.state().busy) {
       return false;
     }
-    const value = this.#session.valueOf(path, pointer);
+    const value = this.#host.state().valueOf(path, pointer);
     const current: LinkObject = typeof value === "object" && value !== null &&
         !Array.isArray(value)
       ? value as LinkObject
       : {};
-    const id = `inpage-${Math.random().toString(36).slice(2)}`;
-    const problem = h("p", {
-      class: "hint",
-      id: `${id}-problem`,
-      "aria-live": "polite",
-    });
-    const href = h("input", {
-      type: "text",
-      value: typeof current.href === "string" ? current.href : "",
-      list: `${id}-pages`,
-      "aria-describedby": `${id}-hint ${id}-problem`,
-      autocomplete: "off",
-      spellcheck: "false",
-    });
-    const title = h("input", {
-      type: "text",
-      value: typeof current.title === "string" ? current.title : "",
-    });
-    const pages = h(
-      "datalist",
-      { id: `${id}-pages` },
-      ...sitePages(document).map((page) => h("option", { value: page })),
-    );
-    const check = () => {
-      const address = href.value.trim();
-      const refused = address === "" || linkProblem(address) !== undefined;
-      href.toggleAttribute("aria-invalid", refused);
-      if (refused) href.setAttribute("aria-invalid", "true");
-      problem.textContent = address === ""
-        ? text("linkTypeAddress")
-        : refused
-        ? reasonSentence("link")
-        : "";
-      problem.classList.toggle("error", refused);
-      return refused;
-    };
-    href.addEventListener("input", check);
-    const dialog = messageDialog(
-      text("editLink"),
-      [
-        h(
-          "label",
-          {},
-          text("address"),
-          href,
-          h(
-            "span",
-            { class: "hint", id: `${id}-hint` },
-            text("linkObjectHint"),
-          ),
-        ),
-        pages,
-        problem,
-        h("label", {}, text("linkTitleField"), title),
-      ],
-      [
-        { label: text("cancel"), value: "cancel" },
-        { label: text("apply"), value: "apply", kind: "primary" },
-      ],
-      (answer) => {
-        if (answer !== "apply" || !check()) return undefined;
-        href.focus();
-        // The reason is already shown under the address.
-        return "";
-      },
-    );
-    dialog.classList.add("link-popover");
-    check();
-    if (await showDialog(this.#root, dialog) !== "apply") return false;
-    const next: LinkObject = { ...current, href: href.value.trim() };
-    const typed = title.value.trim();
-    if (typed === "") delete next.title;
-    else next.title = typed;
-    this.#session.seal();
-    this.#session.change(path, pointer, next);
-    this.#session.seal();
-    show(element, next);
+    const answer = await askLink(this.#host.root, current);
+    if (!answer) return false;
+    this.#host.setLink(path, pointer, answer);
     return true;
   }
 }
 
-/** A chain-link icon, drawn (no emoji font needed). */
+/** The link dialog of a link object: its address and title. */
+async function askLink(
+  root: ShadowRoot,
+  current: LinkObject,
+): Promise<LinkObject | undefined> {
+  const id = `inpage-${Math.random().toString(36).slice(2)}`;
+  const address = linkField(
+    typeof current.href === "string" ? current.href : "",
+    "linkObjectHint",
+    `${id}-pages`,
+  );
+  const title = h("input", {
+    type: "text",
+    value: typeof current.title === "string" ? current.title : "",
+  });
+  const pages = h(
+    "datalist",
+    { id: `${id}-pages` },
+    ...sitePages(document).map((page) => h("option", { value: page })),
+  );
+  const dialog = messageDialog(
+    text("editLink"),
+    [address.label, pages, h("label", {}, text("linkTitleField"), title)],
+    [
+      { label: text("cancel"), value: "cancel" },
+      { label: text("apply"), value: "apply", kind: "primary" },
+    ],
+    (answer) => {
+      if (answer !== "apply" || address.check() === undefined) return undefined;
+      address.input.focus();
+      return "";
+    },
+  );
+  dialog.classList.add("link-popover");
+  address.check("linkTypeAddress");
+  if (await showDialog(root, dialog) !== "apply") return undefined;
+  const next: LinkObject = { ...current, href: address.input.value.trim() };
+  const typed = title.value.trim();
+  if (typed === "") delete next.title;
+  else next.title = typed;
+  return next;
+}
+
+/**
+ * A chain-link icon, drawn (no emoji font needed).
+ *
+ * @returns the icon
+ */
 export function linkIcon(): SVGSVGElement {
   const svg = document.createElementNS("http://www.w3.org/2000/svg", "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("width", "14");
-  svg.setAttribute("height", "14");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("fill", "none");
-  svg.setAttribute("stroke", "currentColor");
-  svg.setAttribute("stroke-width", "2.2");
-  svg.setAttribute("stroke-linecap", "round");
+  for (
+    const [name, value] of Object.entries({
+      viewBox: "0 0 24 24",
+      width: "14",
+      height: "14",
+      "aria-hidden": "true",
+      fill: "none",
+      stroke: "currentColor",
+      "stroke-width": "2.2",
+      "stroke-linecap": "round",
+    })
+  ) svg.setAttribute(name, value);
   const path = document.createElementNS("http://www.w3.org/2000/svg", "path");
   path.setAttribute(
     "d",

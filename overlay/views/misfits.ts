@@ -8,20 +8,15 @@
  * @module
  */
 
-import { INPAGE_ATTRIBUTES } from "../../lib/wire/names.ts";
-import { type Misfit, misfitReport } from "../session/fields.ts";
+import { INPAGE_ATTRIBUTES, kindSelector } from "../../lib/wire/regions.ts";
 import { h } from "../ui.ts";
+import { type MisfitLine, misfitReport } from "./words.ts";
 
 /** The fields a person works in. */
-const FIELDS = [
-  INPAGE_ATTRIBUTES.text,
-  INPAGE_ATTRIBUTES.html,
-  INPAGE_ATTRIBUTES.image,
-  INPAGE_ATTRIBUTES.link,
-].map((name) => `[${name}]`).join(",");
+const FIELDS = kindSelector(["text", "html", "image", "link"]);
 
 /** A region left as it is, with its element. */
-export interface FlaggedRegion extends Misfit {
+export interface FlaggedRegion extends MisfitLine {
   /** The page's element. */
   element: HTMLElement;
 }

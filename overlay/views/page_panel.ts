@@ -1,9 +1,12 @@
 /// <reference lib="dom" />
 /**
- * The Page panel (the bar's "Page" button): the fields no region shows,
- * such as an SEO title, a description, a date or a switch, each with an
- * input fitting its JSON value. Each field typed is a change in the edit
- * session at once (one undo step per field), so the panel holds no state.
+ * The Page panel (the bar's More, Page): the fields no region shows, such
+ * as an SEO title, a description, a date or a switch, each with an input
+ * fitting its JSON value (a long text keeps its text area as it is
+ * shortened). Each field typed is a change in the edit state at once (one
+ * undo step per field), so the panel holds no state; Cancel, or Escape,
+ * takes every change made in the panel back, as elsewhere, and Done keeps
+ * them.
  *
  * Which fields: the pointers named by the container's `data-inpage-fields`
  * ("/description /date"), or else the page's top-level strings, numbers and
@@ -12,11 +15,10 @@
  * @module
  */
 
-import { inputKind } from "../session/page_fields.ts";
-import { fieldName } from "../session/pointer.ts";
-import type { EditSession } from "../session/session.ts";
+import { inputKind } from "../state/page_fields.ts";
 import { text } from "../i18n/mod.ts";
 import { h, showDialog } from "../ui.ts";
+import { fieldLabel } from "./names.ts";
 
 /** A page container's fields for the panel. */
 export interface PanelPage {
@@ -26,29 +28,41 @@ export interface PanelPage {
   fields: string[];
 }
 
+/** What the panel needs from the controller. */
+export interface PanelHost {
+  /** A field's value now. */
+  valueOf(path: string, pointer: string): unknown;
+  /** A field's value as the page file held it. */
+  readOf(path: string, pointer: string): unknown;
+  /** Sets a field's value (a change that may create the key). */
+  set(path: string, pointer: string, value: unknown): void;
+  /** Takes every change made since the panel opened back. */
+  revert(): void;
+}
+
 export {
   type InputKind,
   inputKind,
   panelFields,
-} from "../session/page_fields.ts";
+} from "../state/page_fields.ts";
 
 /**
  * Opens the Page panel.
  *
  * @param root the overlay's shadow root
- * @param session the edit session
+ * @param host what the panel needs
  * @param pages each page container's fields
- * @returns when it is closed
+ * @returns whether it was closed with Done
  */
 export async function openPagePanel(
   root: ShadowRoot,
-  session: EditSession,
+  host: PanelHost,
   pages: readonly PanelPage[],
-): Promise<void> {
+): Promise<boolean> {
   const id = `inpage-${Math.random().toString(36).slice(2)}`;
   const groups = pages.filter((page) => page.fields.length > 0).map((page) => {
     const rows = page.fields.map((pointer, index) =>
-      fieldRow(session, page.path, pointer, `${id}-${index}`)
+      fieldRow(host, page.path, pointer, `${id}-${index}`)
     );
     return pages.length > 1
       ? h("fieldset", {}, h("legend", {}, page.path), ...rows)
@@ -61,15 +75,12 @@ export async function openPagePanel(
       "form",
       { method: "dialog" },
       h("h2", { id }, text("page")),
-      h(
-        "p",
-        { class: "hint" },
-        text("pageFields"),
-      ),
+      h("p", { class: "hint" }, text("pageFields")),
       ...(groups.length > 0 ? groups : [h("p", {}, text("pageNoFields"))]),
       h(
         "div",
         { class: "actions" },
+        h("button", { type: "submit", value: "cancel" }, text("cancel")),
         h(
           "button",
           { type: "submit", value: "done", class: "primary" },
@@ -78,43 +89,45 @@ export async function openPagePanel(
       ),
     ),
   );
-  await showDialog(root, dialog);
-  session.seal();
+  const answer = await showDialog(root, dialog);
+  if (answer !== "done") host.revert();
+  return answer === "done";
 }
 
-function fieldRow(
-  session: EditSession,
+/** A switch for a boolean field. */
+function switchRow(
+  host: PanelHost,
   path: string,
   pointer: string,
   id: string,
 ): HTMLElement {
-  const value = session.valueOf(path, pointer);
-  const kind = inputKind(value);
-  const label = fieldName(pointer);
-  const name = label.charAt(0).toUpperCase() + label.slice(1);
-  const changed = (next: unknown) => {
-    // The Page panel may add a field the file does not hold yet.
-    session.change(path, pointer, next, { newKey: true });
-  };
-  const seal = () => session.seal();
-  if (kind === "switch") {
-    const input = h("input", {
-      type: "checkbox",
-      role: "switch",
-      id,
-      checked: value === true,
-    });
-    input.addEventListener("change", () => {
-      changed(input.checked);
-      seal();
-    });
-    return h(
-      "label",
-      { class: "switch" },
-      input,
-      h("span", {}, name),
-    );
-  }
+  const input = h("input", {
+    type: "checkbox",
+    role: "switch",
+    id,
+    checked: host.valueOf(path, pointer) === true,
+  });
+  input.addEventListener(
+    "change",
+    () => host.set(path, pointer, input.checked),
+  );
+  return h(
+    "label",
+    { class: "switch" },
+    input,
+    h("span", {}, fieldLabel(undefined, pointer)),
+  );
+}
+
+function fieldRow(
+  host: PanelHost,
+  path: string,
+  pointer: string,
+  id: string,
+): HTMLElement {
+  const value = host.valueOf(path, pointer);
+  const kind = inputKind(value, host.readOf(path, pointer));
+  if (kind === "switch") return switchRow(host, path, pointer, id);
   const shown = typeof value === "string" || typeof value === "number"
     ? String(value)
     : "";
@@ -128,19 +141,18 @@ function fieldRow(
     });
   input.addEventListener("input", () => {
     if (kind === "number") {
-      if (input.value.trim() === "") return;
       const number = Number(input.value);
-      if (Number.isFinite(number)) changed(number);
-      return;
+      if (input.value.trim() !== "" && Number.isFinite(number)) {
+        host.set(path, pointer, number);
+      }
+    } else if (kind !== "date" || input.value !== "") {
+      host.set(path, pointer, input.value);
     }
-    if (kind === "date" && input.value === "") return;
-    changed(input.value);
   });
-  input.addEventListener("blur", seal);
   return h(
     "label",
     {},
-    name,
+    fieldLabel(undefined, pointer),
     input,
     kind === "date"
       ? h("span", { class: "hint" }, text("dateHint"))
@@ -161,5 +173,7 @@ dialog label.check .row { display: flex; align-items: center; gap: 8px; }
 dialog label.check input { width: 18px; height: 18px; accent-color: #1d4ed8; }
 dialog.link-popover .hint:empty { display: none; }
 dialog.link-popover .error { color: #b91c1c; font-weight: 600; }
+dialog .problem { margin: 0; color: #b91c1c; font-weight: 600; }
+dialog .problem:empty { display: none; }
 .announce { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
 `;

@@ -11,11 +11,12 @@
  * @module
  */
 
+import { INPAGE_ATTRIBUTES } from "../../lib/wire/regions.ts";
 import { dropRefusedLinks } from "../rich_markup.ts";
 import type { Region } from "../regions.ts";
 
 /** Where the page's editing mark lives. */
-const EDITING = "data-inpage-editing";
+const EDITING = INPAGE_ATTRIBUTES.editing;
 
 /** The preview switch of a page. */
 export interface Preview {
@@ -53,7 +54,7 @@ export function createPreview(
       for (const region of regions()) {
         // The editing roles and names go too: a link is a link again.
         for (const name of ["role", "aria-label"]) {
-          const attribute = `data-inpage-kept-${name}`;
+          const attribute = `${INPAGE_ATTRIBUTES.kept}-${name}`;
           if (on && region.element.hasAttribute(name)) {
             region.element.setAttribute(
               attribute,

@@ -9,6 +9,7 @@
  * @module
  */
 
+import { INPAGE_ATTRIBUTES, kindSelector } from "../../lib/wire/regions.ts";
 import type { RichText } from "../rich_text.ts";
 import { text, type TextKey } from "../i18n/mod.ts";
 import { h } from "../ui.ts";
@@ -141,16 +142,24 @@ export class Toolbar {
   #region: HTMLElement | undefined;
   readonly #root: ShadowRoot;
   readonly #bottom: () => number;
+  readonly #docked: (on: boolean) => void;
 
   /**
    * Builds the toolbar.
    *
    * @param root the overlay's shadow root, for the link dialog
-   * @param bottom where the space for the toolbar ends (the bar's top)
+   * @param bottom where the space for the toolbar ends (the top of what is
+   *   docked at the bottom, the toolbar aside)
+   * @param docked told when the toolbar is docked above the bar, or not
    */
-  constructor(root: ShadowRoot, bottom: () => number = () => innerHeight) {
+  constructor(
+    root: ShadowRoot,
+    bottom: () => number = () => innerHeight,
+    docked: (on: boolean) => void = () => {},
+  ) {
     this.#root = root;
     this.#bottom = bottom;
+    this.#docked = docked;
     this.element = this.#build();
     const follow = () => {
       if (!this.element.hidden) this.place();
@@ -224,10 +233,12 @@ export class Toolbar {
   }
 
   /**
-   * Places the toolbar where it covers neither the region nor the bar:
-   * above the region, or below it, or else just above the bar; where it
-   * can, where it covers no other region either. It always lies inside the
-   * viewport (it wraps on a narrow screen).
+   * Places the toolbar just above the region, or just below it, where it
+   * covers nothing a person reads or uses (other regions, headings,
+   * buttons, links, fields, the overlay's controls); where neither spot is
+   * free, it is docked just above the bar, which the page keeps room for,
+   * like the bar itself. It always lies inside the viewport (it wraps on a
+   * narrow screen).
    */
   place(): void {
     const region = this.#region;
@@ -237,48 +248,37 @@ export class Toolbar {
     const width = this.element.offsetWidth;
     const bottom = this.#bottom() - 6;
     const left = Math.max(4, Math.min(box.left, innerWidth - width - 4));
-    const clamp = (top: number) => Math.max(4, Math.min(top, bottom - height));
-    const candidates = [
-      box.top - height - 10,
-      box.bottom + 10,
-      bottom - height,
-    ].filter((top) => top >= 4 && top + height <= bottom).map(clamp);
-    /** How much of a box the toolbar covers at a top, in square pixels. */
-    const covered = (top: number, other: DOMRect) =>
-      Math.max(
-        0,
-        Math.min(left + width, other.right) - Math.max(left, other.left),
-      ) *
-      Math.max(
-        0,
-        Math.min(top + height, other.bottom) - Math.max(top, other.top),
-      );
-    const others = [
-      ...document.querySelectorAll<HTMLElement>(
-        "[data-inpage-text],[data-inpage-html],[data-inpage-image]",
-      ),
-    ].filter((other) => !other.contains(region) && !region.contains(other))
-      .map((other) => other.getBoundingClientRect());
-    // Never over the region itself; over as little of the others as can be.
-    let top = clamp(bottom - height);
-    let least = Infinity;
-    for (const candidate of candidates) {
-      if (covered(candidate, box) > 0) continue;
-      const area = others.reduce(
-        (sum, other) => sum + covered(candidate, other),
-        0,
-      );
-      if (area < least) [top, least] = [candidate, area];
-    }
+    const others = obstacles(region);
+    const free = [box.top - height - 10, box.bottom + 10].find((top) => {
+      const spot = { left, top, width, height };
+      return top >= 4 && top + height <= bottom && covered(spot, box) === 0 &&
+        others.every((other) => covered(spot, other) === 0);
+    });
+    const docked = free === undefined;
+    const top = free ?? Math.max(4, bottom - height);
     this.element.style.top = `${top}px`;
-    this.element.style.left = `${left}px`;
+    this.element.style.left = `${
+      docked ? Math.max(4, (innerWidth - width) / 2) : left
+    }px`;
+    this.element.toggleAttribute("data-docked", docked);
+    if (docked !== this.docked) {
+      this.docked = docked;
+      this.#docked(docked);
+    }
   }
+
+  /** Whether the toolbar is docked above the bar. */
+  docked = false;
 
   /** Hides the toolbar. */
   hide(): void {
     this.element.hidden = true;
     this.active = undefined;
     this.#region = undefined;
+    if (this.docked) {
+      this.docked = false;
+      this.#docked(false);
+    }
   }
 
   /**
@@ -336,4 +336,43 @@ export class Toolbar {
       ...items,
     );
   }
+}
+
+/** What the toolbar should not cover, around a region. */
+const OBSTACLES = [
+  kindSelector(["text", "html", "image"]),
+  "h1,h2,h3,h4,h5,h6,button,a[href],input,textarea,select,img",
+  [
+    INPAGE_ATTRIBUTES.controls,
+    INPAGE_ATTRIBUTES.altControl,
+    INPAGE_ATTRIBUTES.linkControl,
+    INPAGE_ATTRIBUTES.empty,
+  ].map((name) => `[${name}]`).join(","),
+].join(",");
+
+/** The boxes in view of what the toolbar should not cover. */
+function obstacles(region: HTMLElement): DOMRect[] {
+  return [...document.querySelectorAll<HTMLElement>(OBSTACLES)]
+    .filter((other) => !other.contains(region) && !region.contains(other))
+    .map((other) => other.getBoundingClientRect())
+    .filter((box) =>
+      box.width > 0 && box.height > 0 && box.bottom > 0 && box.top < innerHeight
+    );
+}
+
+/** How much of a box a spot covers, in square pixels. */
+function covered(
+  spot: { left: number; top: number; width: number; height: number },
+  other: DOMRect,
+): number {
+  return Math.max(
+    0,
+    Math.min(spot.left + spot.width, other.right) -
+      Math.max(spot.left, other.left),
+  ) *
+    Math.max(
+      0,
+      Math.min(spot.top + spot.height, other.bottom) -
+        Math.max(spot.top, other.top),
+    );
 }

@@ -14,6 +14,7 @@ import {
   ARTIFACTS,
   type EditingSite,
   launchChromium,
+  openMore,
   startDemo,
 } from "./overlay_support.ts";
 
@@ -66,6 +67,7 @@ Deno.test("in Chromium: before login ?edit makes no failed request and logs no e
   assert.deepEqual(seen.console.filter((m) => m.type === "error"), []);
   await logIn(page, site);
   // Then who is logged in, asked once the edit cookie is set.
+  await openMore(page);
   await page.getByText("Logged in as").waitFor();
   assert.deepEqual(seen.api, [
     "POST /api/auth",
@@ -164,7 +166,7 @@ Deno.test("in Chromium: regions that do not fit are outlined and not editable, w
   await typoNote.waitFor({ state: "hidden" });
   assert.ok(await listNote.isVisible());
   await page.screenshot({ path: join(ARTIFACTS, "adopt-flagged-working.png") });
-  await page.getByRole("textbox", { name: /^Edit lead/ }).click();
+  await page.getByRole("textbox", { name: /^Edit text \(rich text/ }).click();
   await typoNote.waitFor();
   await typo.click();
   await page.keyboard.type("x");

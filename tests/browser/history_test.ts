@@ -16,6 +16,7 @@ import {
   ARTIFACTS,
   type EditingSite,
   launchChromium,
+  openMore,
   startDemo,
 } from "./overlay_support.ts";
 
@@ -146,10 +147,11 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
     async () => {
       const asked: string[] = [];
       const alice = await logIn(browser, site, ALICE, asked);
+      await openMore(alice);
       await alice.getByText("Logged in as Alice Martin").waitFor();
       assert.equal(asked.length, 1, "asked once, after the login");
       await typeAtEnd(alice, "Edit title", " (alice)");
-      await typeAtEnd(alice, "Edit sections 3 heading", " (alice)");
+      await typeAtEnd(alice, "Edit heading, section 3", " (alice)");
       await publish(alice, "Alice's title");
       assert.equal(
         (await site.git("log", "-1", "--format=%an|%s")).trim(),
@@ -158,9 +160,10 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
       await alice.context().close();
 
       bob = await logIn(browser, site, BOB);
+      await openMore(bob);
       await bob.getByText("Logged in as Bob Stone").waitFor();
       await typeAtEnd(bob, "Edit title", " and bob");
-      await typeAtEnd(bob, "Edit sections 1 heading", " (bob)");
+      await typeAtEnd(bob, "Edit heading, section 1", " (bob)");
       await publish(bob, "Bob's turn");
       assert.equal(
         (await site.git("log", "-1", "--format=%an|%s")).trim(),
@@ -172,6 +175,7 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
   await t.step(
     "2. the History panel lists both publishes, newest first, with names and messages",
     async () => {
+      await openMore(bob);
       await bob.getByRole("button", { name: "History", exact: true }).click();
       const panel = bob.getByRole("dialog", { name: "History" });
       await panel.getByText("Alice's title").waitFor();
@@ -205,7 +209,7 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
         await title.innerText(),
         `${original.title} (alice)`,
       );
-      const heading = region(bob, "Edit sections 1 heading");
+      const heading = region(bob, "Edit heading, section 1");
       assert.equal(
         await heading.innerText(),
         (original.sections as Array<Record<string, string>>)[0]!.heading,
@@ -228,10 +232,10 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
       );
       await shoot(bob, "preview");
 
-      await bob.getByRole("button", { name: "Restore this field: title" })
+      await bob.getByRole("button", { name: "Restore this field: Title" })
         .click();
-      await bob.getByRole("button", { name: "Restored: title" }).waitFor();
-      await bob.getByText("“title” restored as an unsaved change.", {
+      await bob.getByRole("button", { name: "Restored: Title" }).waitFor();
+      await bob.getByText("“Title” restored as an unsaved change.", {
         exact: false,
       }).waitFor();
       await bob.getByRole("button", { name: "Back to current" }).click();
@@ -291,6 +295,7 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
   await t.step(
     "5. Restore this version makes every field of it an unsaved change against the current version",
     async () => {
+      await openMore(bob);
       await bob.getByRole("button", { name: "History", exact: true }).click();
       const panel = bob.getByRole("dialog", { name: "History" });
       const alices = panel.getByRole("button", { name: /Alice's title$/ });
@@ -300,13 +305,14 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
       await banner.waitFor();
       await bob.keyboard.press("Escape");
       await banner.waitFor({ state: "detached" });
+      await openMore(bob);
       await bob.getByRole("button", { name: "History", exact: true }).click();
       await alices.click();
       await bob.getByRole("button", { name: "Restore this version" }).click();
       await waitStatus(bob, "1 unsaved change");
       const sections = original.sections as Array<Record<string, string>>;
       assert.equal(
-        await region(bob, "Edit sections 1 heading").innerText(),
+        await region(bob, "Edit heading, section 1").innerText(),
         sections[0]!.heading,
       );
       await bob.getByRole("button", { name: "Discard all" }).click();
@@ -329,6 +335,7 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
       }
       await bob.reload();
       await waitStatus(bob, "No unsaved changes");
+      await openMore(bob);
       await bob.getByRole("button", { name: "History", exact: true }).click();
       const panel = bob.getByRole("dialog", { name: "History" });
       await panel.getByText("Commit 30").waitFor();

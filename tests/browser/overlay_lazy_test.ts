@@ -20,7 +20,7 @@ async function waitStatus(page: Page, text: string): Promise<void> {
 
 /** The lead's editable area: the site's markup, then the editor. */
 const lead = (page: Page) =>
-  page.getByRole("textbox", { name: /^Edit lead \(rich text/ });
+  page.getByRole("textbox", { name: /^Edit text \(rich text/ });
 
 /** Opens the English home page with `?edit` and logs in. */
 async function logIn(page: Page, url: string, key: string): Promise<void> {
@@ -75,7 +75,8 @@ Deno.test("in Chromium: the rich text editor loads once, when a rich text region
   await page.getByRole("toolbar").waitFor();
 
   // The other rich text regions use the same part: no second request.
-  await page.getByRole("textbox", { name: /^Edit sections 1 body/ }).click();
+  await page.getByRole("textbox", { name: /^Edit text, section 1 \(rich text/ })
+    .click();
   await page.locator('[data-inpage-html="/sections/0/body"] .tiptap')
     .waitFor();
   assert.equal(parts.length, 1);

@@ -40,7 +40,7 @@ Deno.test("in Chromium: Preview is the visitor's page with the changes, links li
   await page.getByRole("textbox", { name: "Edit title" }).click();
   await page.keyboard.press("End");
   await page.keyboard.type(" (previewed)");
-  await page.getByRole("textbox", { name: /^Edit lead/ }).click();
+  await page.getByRole("textbox", { name: /^Edit text \(rich text/ }).click();
   await page.keyboard.press("Control+End");
   await page.keyboard.type(" Shown in preview.");
   await waitStatus(page, "2 unsaved changes");
@@ -112,7 +112,10 @@ Deno.test("in Chromium: Preview is the visitor's page with the changes, links li
 
   // In Edit, a click places the caret in the button's text; Ctrl+click
   // follows its link in a new tab.
-  const cta = page.getByRole("textbox", { name: "Edit cta text" });
+  const cta = page.getByRole("textbox", {
+    name: "Edit link text",
+    exact: true,
+  });
   await cta.click();
   assert.equal(page.url(), `${site.url}en/?edit`);
   const opened = context.waitForEvent("page");

@@ -16,6 +16,7 @@ import {
   ARTIFACTS,
   type EditingSite,
   launchChromium,
+  openMore,
   startDemo,
 } from "./overlay_support.ts";
 
@@ -194,7 +195,7 @@ for (const size of SIZES) {
 
     // Rich text low on the page: the field is brought above the bar, the
     // toolbar beside it, both inside the viewport.
-    await press(page, size, /^Edit sections 3 body/);
+    await press(page, size, /^Edit text, section 3 \(rich text/);
     await page.keyboard.press("Control+End");
     await page.keyboard.type(" More.");
     await waitStatus(page, "2 unsaved changes");
@@ -246,7 +247,9 @@ for (const size of SIZES) {
     await page.getByLabel("Image file").setInputFiles(IMAGE);
     await page.locator(".cropper-container").waitFor();
     await check(page, size, "image-dialog");
+    // Cancel with a file chosen asks before throwing it away.
     await page.getByRole("button", { name: "Cancel" }).click();
+    await page.getByRole("button", { name: "Discard it" }).click();
     await page.getByLabel("Image file").waitFor({ state: "detached" });
 
     // Someone else publishes the title: the conflict view.
@@ -288,6 +291,7 @@ Deno.test("in Chromium: the overlay speaks the page's language, French on /fr/, 
   await page.getByLabel("Clé du site").fill(site.key);
   await page.keyboard.press("Enter");
   await waitStatus(page, "Aucune modification non enregistrée");
+  await openMore(page);
   for (
     const name of [
       "Publier",
@@ -301,28 +305,30 @@ Deno.test("in Chromium: the overlay speaks the page's language, French on /fr/, 
     await page.getByRole("button", { name, exact: true }).waitFor();
   }
   await page.getByRole("region", { name: "Éditeur de la page" }).waitFor();
-  await page.getByRole("textbox", { name: /^Modifier lead \(texte riche/ })
+  await page.getByRole("textbox", { name: /^Modifier texte \(texte riche/ })
     .click();
   await page.getByRole("toolbar", { name: "Mise en forme du texte" }).waitFor();
   await page.getByRole("button", { name: "Gras (Ctrl+B)" }).waitFor();
-  // Tag-like text in a heading: the overlay's problem, then the server's
-  // refusal, both in French.
-  const title = page.getByRole("textbox", { name: "Modifier title" });
+  // Tag-like text in a heading: the overlay's problem, which holds the
+  // publish back, in French.
+  const title = page.getByRole("textbox", { name: "Modifier titre" });
   await title.click();
   await page.keyboard.press("End");
   await page.keyboard.type(" <b>");
   await page.getByRole("region", { name: "Problèmes à corriger" })
     .getByText("Le texte simple ne peut pas contenir").waitFor();
   await page.getByRole("button", { name: "Publier" }).click();
-  await page.getByRole("alert").getByText(
-    "Le champ en surbrillance a été refusé.",
-  ).waitFor();
-  await waitStatus(page, "Non publié : un champ a été refusé");
+  await page.getByRole("dialog", {
+    name: "Corrigez ces champs avant de publier",
+  }).getByText("Titre").waitFor();
+  await page.keyboard.press("Escape");
+  await waitStatus(page, "Non publié : corrigez d’abord le champ encadré");
   await page.screenshot({ path: join(ARTIFACTS, "screens-refused-fr.png") });
   await page.context().close();
 
   const english = await newPage(browser, SIZES[1]);
   await logIn(english, site, "en/");
+  await openMore(english);
   for (
     const name of [
       "Publish",

@@ -8,7 +8,7 @@
  */
 
 import { join } from "node:path";
-import { type Browser, chromium } from "playwright-core";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { CHROMIUM, FLAGS } from "../support/chromium.ts";
 import { gitIn } from "../support/git.ts";
 
@@ -131,3 +131,44 @@ export async function launchChromium(): Promise<Browser & AsyncDisposable> {
     [Symbol.asyncDispose]: () => browser.close(),
   });
 }
+
+/**
+ * Opens the bar's More menu (Page, History, who is logged in, Log out;
+ * on a phone Undo, Redo and the message too), unless it is open, in any
+ * language.
+ *
+ * @param page the page
+ */
+export async function openMore(page: Page): Promise<void> {
+  const more = page.locator("[data-inpage-overlay] .bar button.more");
+  if (await more.getAttribute("aria-expanded") !== "true") await more.click();
+}
+
+/**
+ * Waits for the bar's status to say something, or says what the overlay
+ * shows instead.
+ *
+ * @param page the page
+ * @param text the status, whole, or a pattern
+ */
+export async function waitStatus(
+  page: Page,
+  text: string | RegExp,
+): Promise<void> {
+  const wanted = typeof text === "string" ? new RegExp(`^${text}$`) : text;
+  try {
+    await page.getByRole("status").filter({ hasText: wanted }).waitFor();
+  } catch (error) {
+    const shown = await page.locator(".ui").innerText().catch(() => "");
+    throw new Error(
+      `Expected the status ${wanted}; the overlay shows: ${shown}`,
+      { cause: error },
+    );
+  }
+}
+
+/** The two sizes every state of the overlay is shown at. */
+export const BOTH_SIZES = [
+  { name: "desktop", width: 1280, height: 800 },
+  { name: "phone", width: 390, height: 844 },
+] as const;

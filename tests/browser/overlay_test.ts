@@ -14,6 +14,7 @@ import {
   type EditingSite,
   EN_HOME,
   launchChromium,
+  openMore,
   startDemo,
 } from "./overlay_support.ts";
 
@@ -145,7 +146,7 @@ Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", as
 
   // 2. Edit the heading; make a word bold in a paragraph and link it.
   await typeAtEnd(page, "/title", " today");
-  await selectStart(page, "sections 1 body", 4);
+  await selectStart(page, "text, section 1", 4);
   await page.getByRole("button", { name: "Bold (Ctrl+B)" }).click();
   await addLink(page, "/en/about/", "About us");
   await waitStatus(page, "2 unsaved changes");
@@ -230,7 +231,7 @@ Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", as
   await publish(page, "My button");
   await page.getByRole("heading", { name: "Someone published meanwhile" })
     .waitFor();
-  const clash = page.getByRole("group", { name: "cta text" });
+  const clash = page.getByRole("group", { name: "Link text" });
   assert.match(
     await clash.innerText(),
     /theirs\s+Meet the team now[\s\S]*mine\s+Meet the team today/i,
@@ -248,11 +249,11 @@ Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", as
   // 6. A javascript: link is refused in the link dialog, with the reason.
   await page.reload();
   await waitStatus(page, "No unsaved changes");
-  await selectStart(page, "sections 3 body", 4);
+  await selectStart(page, "text, section 3", 4);
   await page.getByRole("button", { name: "Add or edit a link" }).click();
   await page.getByLabel("Address").fill("javascript:alert(1)");
   await page.keyboard.press("Enter");
-  await page.getByText("This link is not allowed.").waitFor();
+  await page.getByText("This address is not allowed.").waitFor();
   assert.equal(
     await page.getByLabel("Address").inputValue(),
     "javascript:alert(1)",
@@ -287,6 +288,7 @@ Deno.test("in Chromium: the overlay's end-to-end path, from login to logout", as
   );
 
   // 8. Log out: the routes answer 401 and the overlay is gone.
+  await openMore(page);
   await page.getByRole("button", { name: "Log out" }).click();
   await page.waitForURL(`${site.url}en/`);
   const status = await page.evaluate(async (path) => {
@@ -425,7 +427,7 @@ Deno.test("in Chromium: axe-core finds no serious or critical violation in the o
   await page.getByLabel("Site key").fill(site.key);
   await page.getByRole("button", { name: "Log in" }).click();
   await waitStatus(page, "No unsaved changes");
-  await richText(page, "lead").click();
+  await richText(page, "text").click();
   await page.keyboard.type(" More.");
   await audit("edit mode with the toolbar");
   await page.getByRole("button", { name: "Add or edit a link" }).click();
@@ -440,6 +442,7 @@ Deno.test("in Chromium: axe-core finds no serious or critical violation in the o
     .waitFor();
   await audit("image dialog");
   await page.getByRole("button", { name: "Cancel" }).click();
+  await page.getByRole("button", { name: "Discard it" }).click();
   await page.getByRole("heading", { name: "Replace image" }).waitFor({
     state: "detached",
   });
@@ -460,13 +463,13 @@ Deno.test("in Chromium: axe-core finds no serious or critical violation in the o
     document.activeElement?.getAttribute("aria-label") ===
       "Replace image: image"
   );
-  await richText(page, "lead").focus();
+  await richText(page, "text").focus();
   await page.keyboard.press("Alt+F10");
   assert.equal(await focused(), "Bold (Ctrl+B)");
   await page.keyboard.press("ArrowRight");
   assert.equal(await focused(), "Italic (Ctrl+I)");
   await page.keyboard.press("Escape");
-  assert.match(await focused(), /^Edit lead \(rich text/);
+  assert.match(await focused(), /^Edit text \(rich text/);
   await page.keyboard.press("Control+k");
   await page.getByRole("heading", { name: "Link" }).waitFor();
   await page.keyboard.press("Escape");

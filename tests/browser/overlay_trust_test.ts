@@ -15,6 +15,7 @@ import {
   type EditingSite,
   EN_HOME,
   launchChromium,
+  openMore,
   startDemo,
 } from "./overlay_support.ts";
 
@@ -61,7 +62,7 @@ async function openEditor(
 }
 
 const region = (page: Page, name: string) =>
-  page.getByRole("textbox", { name, exact: false });
+  page.getByRole("textbox", { name, exact: true });
 
 async function typeAtEnd(page: Page, name: string, text: string) {
   await region(page, name).click();
@@ -124,7 +125,9 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
   await t.step(
     "1. Ctrl+K, a URL, Enter makes the link; javascript: is refused in the dialog with the reason",
     async () => {
-      const lead = page.getByRole("textbox", { name: /^Edit lead/ });
+      const lead = page.getByRole("textbox", {
+        name: /^Edit text \(rich text/,
+      });
       await lead.click();
       await page.keyboard.press("Control+End");
       await page.keyboard.type(" See ");
@@ -133,7 +136,7 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
       await address.waitFor();
       await page.keyboard.type("javascript:alert(1)");
       await page.keyboard.press("Enter");
-      await page.getByText("This link is not allowed.").waitFor();
+      await page.getByText("This address is not allowed.").waitFor();
       await shoot(page, "link-refused");
       assert.equal(await address.inputValue(), "javascript:alert(1)");
       await address.fill("https://example.com/docs");
@@ -197,7 +200,9 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
       await page.getByLabel("Image file").setInputFiles(IMAGE);
       await page.locator(".cropper-container").waitFor();
       await shoot(page, "image");
+      // Escape asks before throwing the chosen file away.
       await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Discard it" }).click();
       await page.getByLabel("Alt text").waitFor({ state: "detached" });
       // Enter at once: applied as soon as the cropper is ready.
       await page.getByRole("button", { name: "Replace image: image" }).click();
@@ -217,7 +222,9 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
   await t.step(
     "3. Ctrl+Z in rich text undoes the last edit; the bar's Undo undoes a field change",
     async () => {
-      const body = page.getByRole("textbox", { name: /^Edit sections 1 body/ });
+      const body = page.getByRole("textbox", {
+        name: /^Edit text, section 1 \(rich text/,
+      });
       await body.click();
       await page.keyboard.press("Control+End");
       // The toolbar is one Tab stop.
@@ -266,10 +273,10 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
   await t.step(
     "4. Someone else publishes; after a reload the draft is offered and Keep mine publishes what does not clash; the next commit has the next message",
     async () => {
-      await typeAtEnd(page, "Edit sections 3 heading", " (mine)");
+      await typeAtEnd(page, "Edit heading, section 3", " (mine)");
       await waitStatus(page, "1 unsaved change");
       const theirs = await openEditor(browser, site);
-      await typeAtEnd(theirs, "Edit sections 2 heading", " (theirs)");
+      await typeAtEnd(theirs, "Edit heading, section 2", " (theirs)");
       await theirs.getByLabel("Message", { exact: true }).fill("Their change");
       await theirs.getByRole("button", { name: "Publish" }).click();
       await waitStatus(theirs, "Published");
@@ -288,7 +295,7 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
         await page.getByLabel("Message", { exact: true }).inputValue(),
         "",
       );
-      await typeAtEnd(page, "Edit cta text", "!");
+      await typeAtEnd(page, "Edit link text", "!");
       await page.getByLabel("Message", { exact: true }).fill("Next message");
       await page.getByLabel("Message", { exact: true }).press("Enter");
       await waitStatus(page, "Published");
@@ -305,14 +312,14 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
       await theirs.getByRole("button", { name: "Publish" }).click();
       await waitStatus(theirs, "Published");
       await typeAtEnd(page, "Edit title", " (mine)");
-      await typeAtEnd(page, "Edit sections 1 heading", " (mine)");
+      await typeAtEnd(page, "Edit heading, section 1", " (mine)");
       await page.getByLabel("Message", { exact: true }).fill(
         "Mine over theirs",
       );
       await page.getByRole("button", { name: "Publish" }).click();
       await page.getByRole("heading", { name: "Someone published meanwhile" })
         .waitFor();
-      const clash = page.getByRole("group", { name: "title" });
+      const clash = page.getByRole("group", { name: "Title" });
       assert.match(await clash.innerText(), /\(theirs\)[\s\S]*\(mine\)/);
       // Keep mine without a choice keeps the dialog open and says why.
       await page.getByRole("button", { name: "Keep mine" }).click();
@@ -334,7 +341,7 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
         await page.getByLabel("Message", { exact: true }).inputValue(),
         "",
       );
-      await typeAtEnd(page, "Edit sections 2 heading", ".");
+      await typeAtEnd(page, "Edit heading, section 2", ".");
       await page.getByLabel("Message", { exact: true }).fill("After keep mine");
       await page.getByLabel("Message", { exact: true }).press("Enter");
       await waitStatus(page, "Published");
@@ -344,7 +351,7 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
   );
 
   await t.step("An emptied heading asks before publishing", async () => {
-    await region(page, "Edit cta text").click();
+    await region(page, "Edit link text").click();
     await page.keyboard.press("Control+a");
     await page.keyboard.press("Delete");
     await waitStatus(page, "1 unsaved change");
@@ -356,7 +363,7 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
     await page.getByRole("button", { name: "Undo" }).click();
     await waitStatus(page, "No unsaved changes");
     assert.equal(
-      await region(page, "Edit cta text").innerText(),
+      await region(page, "Edit link text").innerText(),
       "Meet the team!",
     );
   });
@@ -365,7 +372,9 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
     await page.reload();
     await waitStatus(page, "No unsaved changes");
     const before = await Deno.readTextFile(join(site.root, EN_HOME));
-    const list = page.getByRole("textbox", { name: /^Edit sections 2 body/ });
+    const list = page.getByRole("textbox", {
+      name: /^Edit text, section 2 \(rich text/,
+    });
     await list.locator("li").first().click();
     await page.keyboard.press("End");
     for (const key of ["Tab", "Shift+Tab", "Tab", "Tab"]) {
@@ -397,9 +406,9 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
       const problems = page.getByRole("region", { name: "Problems to fix" });
       await problems.waitFor();
       const listed = await problems.innerText();
-      assert.match(listed, /sections 1 heading\s+Plain text cannot hold/);
-      assert.match(listed, /sections 2 body\s+This link is not allowed/);
-      const heading = region(page, "Edit sections 1 heading");
+      assert.match(listed, /Heading, section 1\s+Plain text cannot hold/);
+      assert.match(listed, /Text, section 2\s+This link is not allowed/);
+      const heading = region(page, "Edit heading, section 1");
       assert.equal(await heading.getAttribute("aria-invalid"), "true");
       await page.locator(
         '[data-inpage-html="/sections/1/body"] a[data-inpage-invalid]',
@@ -423,7 +432,9 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
       await heading.click();
       await page.keyboard.press("Control+a");
       await page.keyboard.type("Content, fixed");
-      const body = page.getByRole("textbox", { name: /^Edit sections 2 body/ });
+      const body = page.getByRole("textbox", {
+        name: /^Edit text, section 2 \(rich text/,
+      });
       await body.click();
       await page.keyboard.press("Control+a");
       await page.keyboard.type("No link any more.");
@@ -440,12 +451,14 @@ Deno.test("in Chromium: the overlay keeps people's work (dialogs, undo, drafts, 
 
   await t.step("Log out with unsaved changes asks first", async () => {
     await typeAtEnd(page, "Edit title", " again");
+    await openMore(page);
     await page.getByRole("button", { name: "Log out" }).click();
     await page.getByRole("heading", { name: "Log out with unsaved changes?" })
       .waitFor();
     await shoot(page, "logout");
     await page.getByRole("button", { name: "Cancel" }).click();
     await waitStatus(page, "1 unsaved change");
+    await openMore(page);
     await page.getByRole("button", { name: "Log out" }).click();
     await page.getByRole("button", { name: "Log out anyway" }).click();
     await page.waitForURL(`${site.url}en/`);

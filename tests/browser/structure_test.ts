@@ -16,6 +16,7 @@ import {
   ARTIFACTS,
   type EditingSite,
   launchChromium,
+  openMore,
   startDemo,
 } from "./overlay_support.ts";
 
@@ -143,14 +144,16 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
         hasText: "Added a copy of section 2 as section 3",
       }).waitFor({ state: "attached" });
       const heading = page.getByRole("textbox", {
-        name: "Edit sections 3 heading",
+        name: "Edit heading, section 3",
       });
       assert.equal(await heading.innerText(), original[1]);
       await heading.click();
       await page.keyboard.press("Control+A");
       await page.keyboard.type("A copied section");
       // The copy's body is a rich-text region of its own.
-      await page.getByRole("textbox", { name: /^Edit sections 3 body/ })
+      await page.getByRole("textbox", {
+        name: /^Edit text, section 3 \(rich text/,
+      })
         .waitFor();
       await shoot(page, "list-controls", async () => {
         await page.locator("#rules-2 .prose").hover();
@@ -183,7 +186,7 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       );
       // Its heading still edits the copy, now at /sections/0.
       assert.equal(
-        await page.getByRole("textbox", { name: "Edit sections 1 heading" })
+        await page.getByRole("textbox", { name: "Edit heading, section 1" })
           .innerText(),
         "A copied section",
       );
@@ -202,7 +205,9 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       ...original,
     ]);
     // The section brought back edits its own field.
-    const body = page.getByRole("textbox", { name: /^Edit sections 2 body/ });
+    const body = page.getByRole("textbox", {
+      name: /^Edit text, section 2 \(rich text/,
+    });
     assert.match(await body.innerText(), /Each page is one file/);
   });
 
@@ -220,7 +225,7 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       ).getByRole("button", { name: "Edit link" }).click();
       const address = page.getByRole("combobox", { name: "Address" });
       await address.fill("javascript:alert(1)");
-      await page.getByText("This link is not allowed.").waitFor();
+      await page.getByText("This address is not allowed.").waitFor();
       await address.fill("/fr/about/");
       await page.getByRole("textbox", { name: "Title (optional)" }).waitFor();
       await shoot(page, "link-popover");
@@ -230,6 +235,9 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
         .waitFor();
       assert.equal(await about.getAttribute("href"), "/fr/about/");
 
+      await openMore(page);
+
+      await openMore(page);
       await page.getByRole("button", { name: "Page", exact: true }).click();
       const description = page.getByRole("textbox", { name: "Description" });
       await description.fill("Small sites whose words are edited in place.");
@@ -301,7 +309,7 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       });
       // Tab from the top of the page to the second section's heading.
       await page.locator("body").focus();
-      const target = "Edit sections 2 heading";
+      const target = "Edit heading, section 2";
       let reached = false;
       for (let press = 0; press < 60 && !reached; press++) {
         await page.keyboard.press("Tab");
@@ -330,7 +338,7 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       ]);
       const focused = () =>
         page.evaluate(() => document.activeElement?.getAttribute("aria-label"));
-      assert.equal(await focused(), "Edit sections 3 heading");
+      assert.equal(await focused(), "Edit heading, section 3");
       await page.keyboard.press("Alt+Shift+ArrowUp");
       await announced(page).filter({
         hasText: "Moved section 3 to position 2",
@@ -342,7 +350,7 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
         "rules",
         "next",
       ]);
-      assert.equal(await focused(), "Edit sections 2 heading");
+      assert.equal(await focused(), "Edit heading, section 2");
       await waitStatus(page, "1 unsaved change");
       await audit(page, "keyboard copy and move");
     },
@@ -358,7 +366,7 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       assert.deepEqual(await ids(page), restored);
       // The restored copy is editable at its place.
       assert.equal(
-        await page.getByRole("textbox", { name: "Edit sections 2 heading" })
+        await page.getByRole("textbox", { name: "Edit heading, section 2" })
           .innerText(),
         original[0],
       );
@@ -411,7 +419,7 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       });
       assert.deepEqual(await ids(page), ["section"]);
       assert.equal(
-        await page.getByRole("textbox", { name: "Edit sections 1 heading" })
+        await page.getByRole("textbox", { name: "Edit heading, section 1" })
           .innerText(),
         "A new section",
       );
@@ -481,7 +489,10 @@ Deno.test("in Chromium: sections copied, moved, removed and brought back, a navi
       await page.getByText(
         "Describe the image, or mark it as a decorative image.",
       ).waitFor();
+      // Cancel with a file chosen asks before throwing it away.
       await page.getByRole("button", { name: "Cancel" }).click();
+      await page.getByRole("button", { name: "Discard it" }).click();
+      await page.getByLabel("Image file").waitFor({ state: "detached" });
 
       const stored = (await site.page()).image;
       await page.getByRole("button", { name: "Publish" }).click();

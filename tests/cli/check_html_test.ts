@@ -208,6 +208,7 @@ Deno.test("check --html: each kind must fit its value", async () => {
     link: { url: "/en/" },
     titled: { href: "/en/", title: 1 },
     meta: { a: 1 },
+    photo: { src: "b-0123456789ab.png", alt: 7 },
   };
   const html = `<main${
     attrs(inpage.page(HOME), inpage.fields(["/description", "/meta", "/nope"]))
@@ -224,6 +225,7 @@ Deno.test("check --html: each kind must fit its value", async () => {
     <a${attrs(inpage.link("/link"))}></a>
     <a${attrs(inpage.link("/titled"))}></a>
     <img${attrs(inpage.image("/nav/0"))}>
+    <img${attrs(inpage.image("/photo"))}>
   </main>`;
   await using fixture = await site({ "a.html": html }, { [HOME]: page });
   assert.deepEqual(await lines(fixture.dist, fixture.root), [
@@ -232,11 +234,12 @@ Deno.test("check --html: each kind must fit its value", async () => {
     "a.html: /title: data-inpage-list names a string; a list needs an array",
     "a.html: /sections/0/heading: data-inpage-text names an object; a text region needs a string",
     "a.html: /sections/0/body: data-inpage-html names a number; a rich-text region needs a string",
-    "a.html: /sections/0/image: data-inpage-image names a string; an image region needs a media object (a string src)",
+    "a.html: /sections/0/image: data-inpage-image names a string; an image region needs a media object (a string src, a string alt if any, numbers for width and height)",
     "a.html: /sections/0: data-inpage-link names an object; a link region needs a link object (a string href, a string title if any)",
     "a.html: /link: data-inpage-link names an object; a link region needs a link object (a string href, a string title if any)",
     "a.html: /titled: data-inpage-link names an object; a link region needs a link object (a string href, a string title if any)",
-    "a.html: /nav/0: data-inpage-image names an object; an image region needs a media object (a string src)",
+    "a.html: /nav/0: data-inpage-image names an object; an image region needs a media object (a string src, a string alt if any, numbers for width and height)",
+    "a.html: /photo: data-inpage-image names an object; an image region needs a media object (a string src, a string alt if any, numbers for width and height)",
   ]);
 });
 

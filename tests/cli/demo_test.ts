@@ -57,9 +57,11 @@ Deno.test("deno task demo serves the example site, the overlay's loader tag and 
     env: { NO_COLOR: "1", EDITOR_KEY_HASH: "$argon2id$not-used" },
   }).spawn();
   let output = "";
+  let errors = "";
   const pumps = Promise.all([child.stdout, child.stderr].map(async (stream) => {
     for await (const text of stream.pipeThrough(new TextDecoderStream())) {
       output += text;
+      if (stream === child.stderr) errors += text;
     }
   }));
   let exited = false;
@@ -75,6 +77,13 @@ Deno.test("deno task demo serves the example site, the overlay's loader tag and 
     const folder = /Demo site copied to (\S+)/.exec(output)?.[1];
     assert.ok(url && key && folder, output);
     assert.match(output, new RegExp(`Open ${url}en/\\?edit`));
+    // What a person needs, the address and the key, on one stream.
+    assert.match(
+      errors,
+      new RegExp(
+        `Open ${url}en/\\?edit and log in: the site key for this run is ${key}\n`,
+      ),
+    );
 
     const home = await fetch(`${url}en/`);
     assert.equal(home.status, 200);

@@ -486,6 +486,8 @@ Deno.test("editor serve refuses an EDITOR_PREVIEW_SECRET shorter than 32 charact
   );
   assert.ok(!run.stderr.includes("short secret"));
   assert.equal(run.stderr.trim().split("\n").length, 1);
+});
+
 Deno.test("editor serve refuses an EDITOR_KEYS name or email holding a control or line-breaking character (ESC, C1, U+2028) with one line and exit 1", async () => {
   await using site = await tempSite();
   const hash = await fastHash("alice.serve-secret");

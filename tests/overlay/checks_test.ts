@@ -12,7 +12,7 @@ import {
   linksIn,
   looksLikeMarkup,
   refusedHrefs,
-} from "../../overlay/session/checks.ts";
+} from "../../overlay/state/checks.ts";
 import { corpusLines } from "../support/corpora.ts";
 
 Deno.test("the overlay's link check accepts the ordinary links", () => {

@@ -1,26 +1,33 @@
 /**
  * A region whose pointer names nothing, or a value of another kind, is
- * never edited silently: `fieldFit` says why for each case, the session
- * lists it as a problem, and a publish refuses a change that would write a
- * key the file does not hold (unless it was made to create one). The
- * publish goes through the real browser client to the real router over a
- * real KV and a real git checkout.
+ * never edited silently: `regionFit` says why for each case, from the
+ * region contract (`lib/wire/regions.ts`, the same table `editor check
+ * --html` reads), and the views put it in words. (A publish refusing a
+ * change that would write a key the file lacks: publish_test.ts.)
  */
 import assert from "node:assert/strict";
-import { createRouter } from "../../mod.ts";
-import {
-  createsKey,
-  fieldFit,
-  misfitReport,
-} from "../../overlay/session/fields.ts";
+import { createsKey, regionFit } from "../../overlay/state/fields.ts";
 import {
   IMAGE_FORMATS,
   imageFormat,
-} from "../../overlay/session/image_format.ts";
-import { hasEditCookie } from "../../overlay/session/login_state.ts";
-import { EditSession } from "../../overlay/session/session.ts";
-import { HOME, signedInSite } from "../support/site.ts";
-import { routerClient } from "../support/router_client.ts";
+} from "../../overlay/state/image_format.ts";
+import { hasEditCookie } from "../../overlay/state/login_state.ts";
+import {
+  imageFormatWarning,
+  misfitReport,
+  misfitWords,
+} from "../../overlay/views/words.ts";
+import type { FieldKind } from "../../overlay/state/fields.ts";
+import { HOME } from "../support/site.ts";
+
+/** Why a region cannot edit its value, in words; undefined when it can. */
+function fieldFit(page: unknown, pointer: string, kind: FieldKind) {
+  const misfit = regionFit(page, pointer, kind);
+  return misfit && {
+    reason: misfit.reason,
+    sentence: misfitWords(misfit, pointer, kind),
+  };
+}
 
 const PAGE = {
   title: "Home",
@@ -34,13 +41,13 @@ const PAGE = {
   nothing: null,
 };
 
-Deno.test("fieldFit: text and html need a string, image an object, list an array", () => {
+Deno.test("regionFit: text and html need a string, image a media object, list an array, link a link object", () => {
   assert.equal(fieldFit(PAGE, "/title", "text"), undefined);
   assert.equal(fieldFit(PAGE, "/sections/0/body", "html"), undefined);
   assert.equal(fieldFit(PAGE, "/hero", "image"), undefined);
   assert.equal(fieldFit(PAGE, "/sections", "list"), undefined);
   assert.equal(fieldFit(PAGE, "/tags", "list"), undefined);
-  const kinds: Array<[string, "text" | "html" | "image" | "list", RegExp]> = [
+  const kinds: Array<[string, FieldKind, RegExp]> = [
     [
       "/banner",
       "image",
@@ -53,6 +60,7 @@ Deno.test("fieldFit: text and html need a string, image an object, list an array
     ["/sections", "text", /holds a list, not text/],
     ["/nothing", "text", /holds null, not text/],
     ["/title", "list", /holds text \(“Home”\), not a list/],
+    ["/meta", "image", /holds an object, not an image/],
   ];
   for (const [pointer, kind, sentence] of kinds) {
     const misfit = fieldFit(PAGE, pointer, kind);
@@ -62,7 +70,7 @@ Deno.test("fieldFit: text and html need a string, image an object, list an array
   }
 });
 
-Deno.test("fieldFit: a key the file does not hold, beside existing ones or under a missing parent", () => {
+Deno.test("regionFit: a key the file does not hold, beside existing ones or under a missing parent", () => {
   const typo = fieldFit(PAGE, "/descripton", "text");
   assert.deepEqual(typo, {
     reason: "missing",
@@ -83,7 +91,11 @@ Deno.test("fieldFit: a key the file does not hold, beside existing ones or under
     fieldFit(PAGE, "/sections/01/heading", "text")?.reason,
     "missing",
   );
-  assert.equal(fieldFit(PAGE, "no-slash", "text")?.reason, "missing");
+  assert.equal(fieldFit(PAGE, "no-slash", "text")?.reason, "pointer");
+  assert.match(
+    fieldFit(PAGE, "no-slash", "text")?.sentence ?? "",
+    /“no-slash” is not a JSON Pointer/,
+  );
   // Escaped tokens name their key.
   assert.equal(fieldFit({ "a/b": "x" }, "/a~1b", "text"), undefined);
   assert.match(fieldFit({}, "/a~1b", "text")?.sentence ?? "", /has no “a\/b”/);
@@ -123,80 +135,21 @@ Deno.test("misfitReport: one title and one line per region, none without regions
   });
 });
 
-Deno.test("session: a region that does not fit is a problem from the start, with its sentence", () => {
-  const session = new EditSession();
-  session.addPage(HOME, "v1", structuredClone(PAGE), [
-    ["/title", "text"],
-    ["/descripton", "text"],
-    ["/banner", "image"],
-  ]);
-  assert.deepEqual(
-    session.problems.map((problem) => [problem.at, problem.reason]),
-    [["/descripton", "missing"], ["/banner", "kind"]],
-  );
-  assert.ok(session.problems.every((problem) => problem.local));
-});
-
-Deno.test("publish: a change that would add a key is refused before any request; other fields publish without it; newKey lets a list operation create one", async () => {
-  const router = createRouter({ locales: ["en", "fr"] });
-  await using signed = await signedInSite(router, "stray key");
-  const calls: string[] = [];
-  const client = routerClient(router.handle, signed.env, signed.cookie, calls);
-  const read = await client.read(HOME);
-  const session = new EditSession();
-  session.addPage(HOME, read.version, JSON.parse(read.content), [
-    ["/title", "text"],
-    ["/descripton", "text"],
-  ]);
-  const before = await signed.site.read(HOME);
-  const head = (await signed.site.git("rev-parse", "HEAD")).trim();
-
-  // Something (a region mounted anyway, an old draft) changes a missing key.
-  session.change(HOME, "/title", "New title");
-  session.change(HOME, "/descripton", "Typo");
-  calls.length = 0;
-  const refused = await session.publish(client);
-  assert.equal(refused.kind, "failed");
-  assert.deepEqual(calls, []);
-  assert.equal(await signed.site.read(HOME), before);
-  assert.equal((await signed.site.git("rev-parse", "HEAD")).trim(), head);
-  assert.equal(
-    session.status.text,
-    "Not published: a change names nothing in the page file",
-  );
-  assert.match(
-    session.alert ?? "",
-    /^Nothing was published\. The page file has no “descripton”/,
-  );
-  assert.ok(
-    session.problems.some((problem) =>
-      problem.at === "/descripton" && problem.reason === "missing"
-    ),
-  );
-  assert.equal(session.count, 2);
-  assert.deepEqual(
-    session.strayChanges().map((problem) => problem.at),
-    ["/descripton"],
-  );
-
-  // Undone, the other field publishes, and the file holds no stray key.
-  session.undo();
-  assert.deepEqual(session.strayChanges(), []);
-  assert.deepEqual(await session.publish(client), { kind: "published" });
-  const file = JSON.parse((await signed.site.read(HOME))!);
-  assert.equal(file.title, "New title");
-  assert.equal(Object.hasOwn(file, "descripton"), false);
-
-  // A list operation (or the Page panel) creates keys on purpose.
-  session.change(HOME, "/sections/1", { id: "new", body: "<p>New</p>" }, {
-    newKey: true,
-  });
-  session.change(HOME, "/subtitle", "Made by the Page panel", { newKey: true });
-  assert.deepEqual(session.strayChanges(), []);
-  assert.deepEqual(await session.publish(client), { kind: "published" });
-  const grown = JSON.parse((await signed.site.read(HOME))!);
-  assert.equal(grown.sections.length, 2);
-  assert.equal(grown.subtitle, "Made by the Page panel");
+Deno.test("the region contract decides once what an image and a link edit: an image needs a string src (and a string alt if any), a link a string href (and a string title if any)", () => {
+  const page = {
+    bare: { alt: "no src" },
+    numbered: { src: "a-0123456789ab.png", alt: 7 },
+    sized: { src: "a-0123456789ab.png", width: "960" },
+    titled: { href: "/", title: 42 },
+    good: { href: "/about/", title: "About" },
+    photo: { src: "a-0123456789ab.png", alt: "A", width: 4, height: 3 },
+  };
+  assert.equal(fieldFit(page, "/bare", "image")?.reason, "kind");
+  assert.equal(fieldFit(page, "/numbered", "image")?.reason, "kind");
+  assert.equal(fieldFit(page, "/sized", "image")?.reason, "kind");
+  assert.equal(fieldFit(page, "/photo", "image"), undefined);
+  assert.equal(fieldFit(page, "/titled", "link")?.reason, "kind");
+  assert.equal(fieldFit(page, "/good", "link"), undefined);
 });
 
 Deno.test("imageFormat: WebP by default, jpeg (or jpg) and png by name, anything else WebP with a warning", () => {
@@ -207,10 +160,10 @@ Deno.test("imageFormat: WebP by default, jpeg (or jpg) and png by name, anything
   assert.equal(imageFormat("jpeg").format.extension, "jpg");
   assert.equal(imageFormat("png").format.type, "image/png");
   for (const unknown of ["gif", "", "avif", "toString", "__proto__"]) {
-    const { format, warning } = imageFormat(unknown);
+    const { format, unknown: named } = imageFormat(unknown);
     assert.equal(format.type, "image/webp", unknown);
     assert.equal(
-      warning,
+      imageFormatWarning(named!),
       `@inpage/editor: data-inpage-image-format="${unknown}" names no format the overlay writes (webp, jpeg or png): new images are WebP.`,
     );
   }

@@ -5,20 +5,25 @@
  * the paging of answers and the banner's words.
  */
 import assert from "node:assert/strict";
-import type { PageObject } from "../../client/mod.ts";
 import {
   addEntries,
-  bannerSentence,
+  differingFields,
   HISTORY_PAGE,
   type HistoryEntry,
   previewFields,
   restoreField,
   restorePage,
-  whenText,
-} from "../../overlay/session/history.ts";
-import { EditSession } from "../../overlay/session/session.ts";
-import { loadDraft } from "../../overlay/session/drafts.ts";
-import { applyChanges } from "../../overlay/session/values.ts";
+} from "../../overlay/state/versions.ts";
+import { EditState } from "../../overlay/state/state.ts";
+import { createPage, pageNow } from "../../overlay/state/page.ts";
+import { fieldsFrom } from "../../overlay/state/fields.ts";
+import { restoreFields, typed } from "../../overlay/state/commands.ts";
+import { redo, undo } from "../../overlay/state/history.ts";
+import { changeCount } from "../../overlay/state/count.ts";
+import { applyChanges, type PageObject } from "../../overlay/state/values.ts";
+import { bannerWords } from "../../overlay/views/words.ts";
+import { dateTime } from "../../overlay/messages.ts";
+import { useLanguage } from "../../overlay/i18n/mod.ts";
 
 const PATH = "src/content/pages/en/home.json";
 
@@ -54,25 +59,17 @@ const FIELDS = [
   ["/image", "image"],
 ] as const;
 
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, String(value)),
-  };
+function session(): EditState {
+  const state = EditState.create(() => 1000);
+  return state.apply(
+    state.tr.addPage(
+      createPage(PATH, "v2", structuredClone(NOW), fieldsFrom(FIELDS)),
+    ).setActivity({ kind: "idle" }),
+  );
 }
 
-function session(store?: Storage): EditSession {
-  const s = new EditSession(store, () => 1000);
-  s.addPage(PATH, "v2", structuredClone(NOW), FIELDS);
-  return s;
-}
+const type = (state: EditState, pointer: string, value: unknown) =>
+  state.apply(typed(state, PATH, pointer, value, pointer)!);
 
 const entry = (n: number, extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
   commit: n.toString(16).padStart(40, "0"),
@@ -84,8 +81,7 @@ const entry = (n: number, extra: Partial<HistoryEntry> = {}): HistoryEntry => ({
 });
 
 Deno.test("previewFields: a region's field differs when the version holds another value; a field the version lacks does not", () => {
-  const s = session();
-  s.change(PATH, "/title", "Home, unsaved");
+  const s = type(session(), "/title", "Home, unsaved");
   const fields = previewFields(
     [...FIELDS.map(([pointer]) => pointer), "/sections/2/heading"],
     FIRST,
@@ -133,63 +129,61 @@ Deno.test("restorePage: each change at the deepest place the two differ; a list 
   assert.deepEqual(FIRST.nav, ["Home", "About"]);
 });
 
-Deno.test("restoring the whole page is one undo step against the current version, unsaved changes included, kept in the draft", () => {
-  const store = memoryStorage();
-  const s = session(store);
-  const shown: string[] = [];
-  s.subscribe((event) => {
-    if (event.type === "values") shown.push(event.path);
-  });
+Deno.test("restoring the whole page is one undo step against the current version, unsaved changes included", () => {
+  let s = session();
   // An unsaved change inside a list the restore rewrites, and one elsewhere.
-  s.change(PATH, "/sections/0/heading", "One, unsaved");
-  s.seal();
-  s.change(PATH, "/nav", ["Home"]);
-  s.seal();
-  const now = applyChanges(s.page(PATH)!.base, s.page(PATH)!.changes);
-  assert.ok(s.changeAll(PATH, restorePage(now, FIRST)));
-  assert.deepEqual(shown, [PATH]);
+  s = type(s, "/sections/0/heading", "One, unsaved");
+  s = type(s, "/nav", ["Home"]);
+  const now = pageNow(s.page(PATH)!);
+  s = s.apply(restoreFields(s, PATH, restorePage(now, FIRST))!);
   const page = s.page(PATH)!;
   assert.equal(page.version, "v2", "published against the current version");
   assert.deepEqual(applyChanges(page.base, page.changes), FIRST);
-  // The draft holds the restore.
-  const draft = loadDraft(store, PATH)!;
-  assert.equal(draft.version, "v2");
-  assert.deepEqual(applyChanges(page.base, draft.changes), FIRST);
   // One undo brings back the unsaved changes as they were.
-  assert.ok(s.undo());
+  s = s.apply(undo(s)!);
   assert.equal(s.valueOf(PATH, "/sections/0/heading"), "One, unsaved");
   assert.deepEqual(s.valueOf(PATH, "/nav"), ["Home"]);
   assert.equal(s.valueOf(PATH, "/image/alt"), "B");
-  assert.ok(s.redo());
+  s = s.apply(redo(s)!);
   assert.deepEqual(applyChanges(page.base, s.page(PATH)!.changes), FIRST);
-  // Nothing to restore, or while busy: nothing recorded.
-  assert.equal(s.changeAll(PATH, new Map()), false);
-  assert.equal(s.changeAll("other.json", new Map([["/title", "x"]])), false);
+  // Nothing to restore, or another page: no command.
+  assert.equal(restoreFields(s, PATH, new Map()), undefined);
+  assert.equal(
+    restoreFields(s, "other.json", new Map([["/title", "x"]])),
+    undefined,
+  );
 });
 
 Deno.test("restoring one field is one undo step of its own that leaves the other fields as they are", () => {
-  const s = session();
-  s.change(PATH, "/title", "Typing");
-  // Not sealed: a restore still makes its own step.
+  let s = type(session(), "/title", "Typing");
   const [heading] = previewFields(
     ["/sections/1/heading"],
     FIRST,
     (pointer) => s.valueOf(PATH, pointer),
   );
-  assert.ok(s.changeAll(PATH, restoreField(heading!)));
+  s = s.apply(restoreFields(s, PATH, restoreField(heading!))!);
   assert.equal(s.valueOf(PATH, "/sections/1/heading"), "Two");
   assert.equal(s.valueOf(PATH, "/title"), "Typing");
   assert.equal(s.valueOf(PATH, "/image/alt"), "B");
-  assert.equal(s.count, 2);
-  s.undo();
+  assert.equal(changeCount(s), 2);
+  s = s.apply(undo(s)!);
   assert.equal(s.valueOf(PATH, "/sections/1/heading"), "Two, changed");
   assert.equal(s.valueOf(PATH, "/title"), "Typing");
-  // Restoring the value the field holds now is no change.
-  s.change(PATH, "/sections/1/heading", "Two");
-  s.seal();
-  assert.equal(s.count, 2);
-  s.changeAll(PATH, new Map([["/sections/1/heading", "Two"]]));
-  assert.equal(s.count, 2);
+});
+
+Deno.test("differingFields: every place a version differs, shown by a region or not (an odd key, a list of another length)", () => {
+  const fields = differingFields(NOW, FIRST);
+  assert.deepEqual(fields.map((field) => [field.pointer, field.then]), [
+    ["/a~1b~0c", "odd key"],
+    ["/image/alt", "A"],
+    ["/sections/1/heading", "Two"],
+    ["/nav", ["Home", "About"]],
+  ]);
+  assert.deepEqual(fields[1]!.now, "B");
+  assert.deepEqual(
+    restoreField(fields[0]!),
+    new Map([["/a~1b~0c", "odd key"]]),
+  );
 });
 
 Deno.test("addEntries: older answers follow, an entry already shown is left out, a full answer means more may follow", () => {
@@ -207,20 +201,20 @@ Deno.test("addEntries: older answers follow, an entry already shown is left out,
   assert.equal(addEntries(two.entries, []).more, false);
 });
 
-Deno.test("the banner names the version's time, author and message", () => {
-  const when = whenText("2026-11-25T17:41:02+00:00", "en-GB", "UTC");
-  assert.equal(when, "25 Nov 2026, 17:41");
+Deno.test("the banner names the version's time, author and message; times are in the interface's language", () => {
+  useLanguage("en");
   assert.equal(
-    whenText("2026-11-25T17:41:02+00:00", "en-US", "America/New_York"),
+    dateTime("2026-11-25T17:41:02+00:00", "America/New_York"),
     "Nov 25, 2026, 12:41 PM",
   );
-  assert.equal(whenText("not a date"), "not a date");
+  assert.equal(dateTime("not a date"), "not a date");
+  const when = "25 Nov 2026, 17:41";
   assert.equal(
-    bannerSentence(entry(1), when),
+    bannerWords(entry(1), when),
     "Viewing the version of 25 Nov 2026, 17:41 by Alice Martin — Change 1",
   );
   assert.equal(
-    bannerSentence(entry(2, { message: "  ", author: "Bob Stone" }), when),
+    bannerWords(entry(2, { message: "  ", author: "Bob Stone" }), when),
     "Viewing the version of 25 Nov 2026, 17:41 by Bob Stone",
   );
 });

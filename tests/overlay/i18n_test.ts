@@ -78,3 +78,32 @@ Deno.test("a site's own table: the keys it gives, English for the rest, wrong ki
     useLanguage("en");
   }
 });
+
+Deno.test("a question about one change speaks of it in the singular, in French too; both link hints name every scheme the error names", async () => {
+  const { askLoseChangesWords } = await import("../../overlay/views/words.ts");
+  try {
+    await loadLanguage("fr");
+    assert.equal(
+      askLoseChangesWords("discard", 1),
+      "Vous avez 1 modification non enregistrée. Elle ne pourra pas être récupérée.",
+    );
+    assert.equal(
+      askLoseChangesWords("logout", 2),
+      "Vous avez 2 modifications non enregistrées. Elles restent dans ce navigateur comme brouillon, proposé la prochaine fois que vous modifierez cette page.",
+    );
+    for (const table of [en, fr]) {
+      for (const scheme of ["https:", "http:", "mailto:", "tel:"]) {
+        assert.ok(table.reasonLink.includes(scheme));
+        assert.ok(table.addressHint.includes(scheme), `${scheme} in the hint`);
+        assert.ok(table.linkObjectHint.includes(scheme));
+      }
+    }
+    useLanguage("en");
+    assert.equal(
+      askLoseChangesWords("discard", 1),
+      "You have 1 unsaved change. It cannot be brought back.",
+    );
+  } finally {
+    useLanguage("en");
+  }
+});

@@ -3,8 +3,8 @@ import {
   compareFields,
   keepMine,
   resolveFields,
-} from "../../overlay/session/merge.ts";
-import { sameValue } from "../../overlay/session/values.ts";
+} from "../../overlay/state/merge.ts";
+import { sameValue } from "../../overlay/state/values.ts";
 
 const base = {
   title: "Home",

@@ -4,7 +4,7 @@
  * except `id`) and the input each value gets.
  */
 import assert from "node:assert/strict";
-import { inputKind, panelFields } from "../../overlay/session/page_fields.ts";
+import { inputKind, panelFields } from "../../overlay/state/page_fields.ts";
 
 Deno.test("the Page panel offers the named fields, or the top-level scalars no region, list or link shows, except id", () => {
   const page = {
