@@ -61,7 +61,7 @@ export type { ReviewPublishRoute } from "./routes/review_publish.ts";
 export type { ReviewScheduleRoute } from "./routes/review_schedule.ts";
 export type { ReviewLinkRoute } from "./routes/review_link.ts";
 export { runSchedule } from "./lib/review/schedule.ts";
-export type { ScheduleRun } from "./lib/review/schedule.ts";
+export type { ScheduleOptions, ScheduleRun } from "./lib/review/schedule.ts";
 export type {
   ClientInfo,
   Env,

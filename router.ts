@@ -140,7 +140,9 @@ export function createRouter(options: RouterOptions): Router {
       locales,
       templateSyntax: options.templateSyntax,
     }),
-    [ROUTES.reviewPublish.path]: createReviewPublishRoute(),
+    [ROUTES.reviewPublish.path]: createReviewPublishRoute({
+      templateSyntax: options.templateSyntax,
+    }),
     [ROUTES.reviewSchedule.path]: createReviewScheduleRoute(),
     [ROUTES.reviewLink.path]: createReviewLinkRoute(),
   });

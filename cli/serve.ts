@@ -149,7 +149,7 @@ export async function startServe(
       EDITOR_PREVIEW_SECRET: previewSecretFor(io),
       ...(bodyIdleMs === undefined ? {} : { EDITOR_BODY_IDLE_MS: bodyIdleMs }),
     };
-    cleanups.unshift(runSchedules(env, io));
+    cleanups.unshift(runSchedules(env, io, options.templateSyntax));
     const router = createRouter({
       locales,
       templateSyntax: options.templateSyntax,
@@ -464,12 +464,16 @@ function previewSecretFor(io: ServeIo): string {
  *
  * @returns the step that stops it, once a run under way has ended
  */
-function runSchedules(env: Env, io: ServeIo): () => Promise<void> {
+function runSchedules(
+  env: Env,
+  io: ServeIo,
+  templateSyntax: TemplateSyntax | undefined,
+): () => Promise<void> {
   const every = scheduleEveryFrom(io.getEnv("EDITOR_SCHEDULE_EVERY_MS"));
   let running: Promise<void> | undefined;
   const run = async () => {
     try {
-      const done = await runSchedule(env);
+      const done = await runSchedule(env, { templateSyntax });
       for (const { id, commit } of done.published) {
         logNotice(env, `review ${id} published as scheduled in ${commit}`);
       }

@@ -12,6 +12,7 @@
 import type { Handler } from "../lib/http/env.ts";
 import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
 import { ROUTES } from "../lib/wire/names.ts";
+import { refusesTemplateSyntax } from "../lib/pages/template_rule.ts";
 import type { AuthRoute } from "./auth.ts";
 import type { ContentRoute } from "./content.ts";
 import type { SaveRoute } from "./save.ts";
@@ -126,7 +127,11 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
   const locales = checkLocales(options);
   return lazyRoute(
     ROUTES.save,
-    async () => (await import("./save.ts")).createSaveRoute({ locales }),
+    async () =>
+      (await import("./save.ts")).createSaveRoute({
+        locales,
+        templateSyntax: options.templateSyntax,
+      }),
   );
 }
 
@@ -240,6 +245,9 @@ export function createReviewsRoute(options: RouterOptions): ReviewsRoute {
  * Creates the `/api/reviews/publish` handlers: a review published in one
  * commit (a publisher's POST).
  *
+ * @param options `templateSyntax: "refuse"` for a site whose templates
+ *   render page strings (the pages published are checked as `/api/save`
+ *   checks them)
  * @returns `onRequest` and `onRequestPost`
  * @example
  * ```ts
@@ -254,11 +262,16 @@ export function createReviewsRoute(options: RouterOptions): ReviewsRoute {
  * assert.equal(response.status, 405);
  * ```
  */
-export function createReviewPublishRoute(): ReviewPublishRoute {
+export function createReviewPublishRoute(
+  options: Pick<RouterOptions, "templateSyntax"> = {},
+): ReviewPublishRoute {
+  refusesTemplateSyntax(options.templateSyntax);
   return lazyRoute(
     ROUTES.reviewPublish,
     async () =>
-      (await import("./review_publish.ts")).createReviewPublishRoute(),
+      (await import("./review_publish.ts")).createReviewPublishRoute({
+        templateSyntax: options.templateSyntax,
+      }),
   );
 }
 

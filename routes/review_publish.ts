@@ -23,6 +23,7 @@ import { requirePublisher } from "../lib/access/editors.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { publishReview } from "../lib/review/publish.ts";
 import { ROUTES } from "../lib/wire/names.ts";
+import type { RouterOptions } from "../lib/pages/locales.ts";
 import { REVIEW_BODY_MAX } from "../lib/limits.ts";
 
 /** The handlers of `/api/reviews/publish`. */
@@ -36,6 +37,9 @@ export interface ReviewPublishRoute {
 /**
  * Creates the `/api/reviews/publish` handlers.
  *
+ * @param options `templateSyntax: "refuse"` for a site whose templates
+ *   render page strings: the pages published are checked as `/api/save`
+ *   checks them, a 422 per page
  * @returns `onRequest` and `onRequestPost`
  * @example
  * ```ts
@@ -51,7 +55,10 @@ export interface ReviewPublishRoute {
  * assert.equal(response.headers.get("allow"), "POST");
  * ```
  */
-export function createReviewPublishRoute(): ReviewPublishRoute {
+export function createReviewPublishRoute(
+  options: Pick<RouterOptions, "templateSyntax"> = {},
+): ReviewPublishRoute {
+  const rules = { templateSyntax: options.templateSyntax };
   const onRequestPost = handler(ROUTES.reviewPublish, async (exchange) => {
     const { request, env, client } = exchange;
     const admission = await admit(env, ROUTES.reviewPublish, client, request);
@@ -62,7 +69,7 @@ export function createReviewPublishRoute(): ReviewPublishRoute {
     requirePublisher(editor);
     const bytes = await receiveBody(request, REVIEW_BODY_MAX, bodyIdleMs(env));
     const { id } = await reviewIdRequest(request, bytes);
-    return jsonResponse(200, await publishReview(env, id, editor));
+    return jsonResponse(200, await publishReview(env, id, editor, rules));
   });
   return {
     onRequest: dispatch(ROUTES.reviewPublish, { POST: onRequestPost }),

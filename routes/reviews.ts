@@ -29,6 +29,7 @@ import { kvOf } from "../lib/access/kv_binding.ts";
 import { dispatch, type Exchange, handler } from "../lib/http/route.ts";
 import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
 import { loadPageRules } from "../lib/pages/load.ts";
+import type { PageRuleOptions } from "../lib/pages/page_rules.ts";
 import { cleanCommitMessage } from "../lib/repository/commit_message.ts";
 import {
   type CheckedPage,
@@ -68,7 +69,9 @@ const PREVIEW_HEADERS = {
 /**
  * Creates the `/api/reviews` handlers for a site's locales.
  *
- * @param options `{ locales }`
+ * @param options `{ locales }`, and `templateSyntax: "refuse"` for a site
+ *   whose templates render page strings (every page sent is checked as
+ *   `/api/save` checks it)
  * @returns `onRequest`, `onRequestGet`, `onRequestPost`, `onRequestDelete`
  * @throws {TypeError} on an empty or malformed locales list
  * @example
@@ -87,6 +90,7 @@ const PREVIEW_HEADERS = {
  */
 export function createReviewsRoute(options: RouterOptions): ReviewsRoute {
   const locales = checkLocales(options);
+  const rules = { templateSyntax: options.templateSyntax };
   const onRequestGet = handler(ROUTES.reviews, async (exchange) => {
     const { request, env, client } = exchange;
     const admission = await admit(env, ROUTES.reviews, client, request);
@@ -119,7 +123,7 @@ export function createReviewsRoute(options: RouterOptions): ReviewsRoute {
       bodyIdleMs(env),
     );
     const body = await reviewCreateRequest(request, bytes, locales);
-    const pages = await checkedPages(body);
+    const pages = await checkedPages(body, rules);
     const created = await createReview(env, {
       id: editor.id,
       name: editor.name,
@@ -188,13 +192,18 @@ async function preview(
  * Each page through the page rules of `/api/save`: the sanitised bytes, or
  * a 422 listing the problems of every page refused.
  */
-async function checkedPages(body: ReviewBody): Promise<CheckedPage[]> {
+async function checkedPages(
+  body: ReviewBody,
+  rules: PageRuleOptions,
+): Promise<CheckedPage[]> {
   const { pageRules, PageRuleError } = await loadPageRules();
   const pages: CheckedPage[] = [];
   const refused: ReviewPageProblems[] = [];
   for (const { path, content, version } of body.pages) {
     try {
-      const page = new TextEncoder().encode(pageRules(content));
+      const page = new TextEncoder().encode(
+        pageRules(content, undefined, rules),
+      );
       if (page.byteLength > CONTENT_MAX) {
         throw tooLarge(
           `${path} written as ${page.byteLength} bytes, over ${CONTENT_MAX}`,

@@ -197,6 +197,7 @@ const guards = new WeakMap<Repository, Repository>();
 const OPTIONAL_METHODS = [
   "history",
   "readAt",
+  "readAtCommit",
   "stage",
   "commit",
   "deleteBranch",

@@ -158,6 +158,8 @@ export function createGitHubRepository(options: GitHubOptions): Repository {
     history: (path: string, options: HistoryOptions) =>
       contents.history(path, options),
     readAt: (path: string, commit: string) => contents.readAt(path, commit),
+    readAtCommit: (path: string, commit: string) =>
+      contents.readAtCommit(path, commit),
     stage: (content: Uint8Array) => data.stage(content),
     commit: (files: readonly CommitFile[], options: CommitOptions) =>
       data.commit(files, options),
@@ -258,6 +260,18 @@ class GitHubContents {
     if (typeof commit !== "string" || !BLOB_SHA.test(commit)) return null;
     // Only the branch's own history: not another branch, not a tag.
     if (!await this.isOnBranch(commit)) return null;
+    return await this.readPast(path, commit);
+  }
+
+  /**
+   * A file at a commit of any branch (a review's): for the commits the
+   * package recorded itself.
+   */
+  async readAtCommit(
+    path: string,
+    commit: string,
+  ): Promise<RepositoryFile | null> {
+    if (typeof commit !== "string" || !BLOB_SHA.test(commit)) return null;
     return await this.readPast(path, commit);
   }
 

@@ -190,6 +190,20 @@ export interface Repository {
    */
   readAt?(path: string, commit: string): Promise<RepositoryFile | null>;
   /**
+   * Reads a file as it was at a commit of any branch, the site branch or
+   * another (a review's branch): for the commits the package recorded
+   * itself, never one a request names (`readAt` keeps those to the site
+   * branch's history). Optional: without it, reviews answer 502
+   * `unavailable`.
+   *
+   * @param path repository path, already whitelisted
+   * @param commit 40 lowercase hex digits
+   * @returns the file, or `null` when no commit has that id or that commit
+   *   had no such file
+   * @throws {RepositoryError} when the repository refuses or does not answer
+   */
+  readAtCommit?(path: string, commit: string): Promise<RepositoryFile | null>;
+  /**
    * Keeps bytes aside for a later {@linkcode Repository.commit}, outside
    * every tree and branch: nothing a site builds from changes (optional:
    * without it, `/api/upload?staged=1` stores the image as a plain upload

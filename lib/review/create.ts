@@ -67,18 +67,18 @@ const ID_ATTEMPTS = 3;
  */
 export function reviewRepository(env: Env): Repository & {
   commit: NonNullable<Repository["commit"]>;
-  readAt: NonNullable<Repository["readAt"]>;
+  readAtCommit: NonNullable<Repository["readAtCommit"]>;
   deleteBranch: NonNullable<Repository["deleteBranch"]>;
 } {
   const repository = requireRepository(env);
   if (
     typeof repository.commit !== "function" ||
-    typeof repository.readAt !== "function" ||
+    typeof repository.readAtCommit !== "function" ||
     typeof repository.deleteBranch !== "function"
   ) {
     throw new RepositoryError(
       "unavailable",
-      "this repository cannot hold reviews (no commit, readAt or deleteBranch)",
+      "this repository cannot hold reviews (no commit, readAtCommit or deleteBranch)",
     );
   }
   return repository as ReturnType<typeof reviewRepository>;

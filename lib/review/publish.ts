@@ -17,6 +17,7 @@ import { type Env, logNotice, now } from "../http/env.ts";
 import { kvOf } from "../access/kv_binding.ts";
 import { mediaSources } from "../pages/media_sources.ts";
 import { loadPageRules } from "../pages/load.ts";
+import type { PageRuleOptions } from "../pages/page_rules.ts";
 import {
   type CommitFile,
   ConflictError,
@@ -42,13 +43,20 @@ const MERGE_ATTEMPTS = 3;
 
 type Repo = ReturnType<typeof reviewRepository>;
 
+/** How a review is published. */
+export interface PublishOptions extends PageRuleOptions {
+  /** Whether its schedule publishes it (the pull request's comment says so). */
+  readonly scheduled?: boolean | undefined;
+}
+
 /**
  * Publishes a review in one commit on the site branch, then closes it.
  *
  * @param env the host's bindings
  * @param id the review's id
  * @param publisher who publishes it (for the pull request's comment)
- * @param scheduled whether its schedule publishes it
+ * @param options the site's page rules (`templateSyntax`), and whether its
+ *   schedule publishes it
  * @returns the commit and each page's new version
  * @throws {ReviewError} `not_found`, `conflict` (with `fields`), `busy`
  *   (another publish of it is under way), `invalid_content` (with `pages`)
@@ -58,13 +66,14 @@ export async function publishReview(
   env: Env,
   id: string,
   publisher: ReviewPerson,
-  scheduled = false,
+  options: PublishOptions = {},
 ): Promise<ReviewPublished> {
+  const scheduled = options.scheduled ?? false;
   const repository = reviewRepository(env);
   const record = await claim(env, id);
   let published: ReviewPublished;
   try {
-    published = await applyReview(repository, record);
+    published = await applyReview(repository, record, options);
   } catch (error) {
     await release(env, id);
     throw error;
@@ -170,9 +179,10 @@ async function tidy(
 async function applyReview(
   repository: Repo,
   record: ReviewRecord,
+  rules: PageRuleOptions,
 ): Promise<ReviewPublished> {
   for (let attempt = 1;; attempt++) {
-    const files = await mergedFiles(repository, record);
+    const files = await mergedFiles(repository, record, rules);
     try {
       const { commit, versions } = await repository.commit(files, {
         message: record.message,
@@ -202,6 +212,7 @@ interface Sides {
 async function mergedFiles(
   repository: Repo,
   record: ReviewRecord,
+  rules: PageRuleOptions,
 ): Promise<CommitFile[]> {
   const sides = await Promise.all(
     record.pages.map((page) => sidesOf(repository, record, page)),
@@ -223,7 +234,7 @@ async function mergedFiles(
       { fields: clashes },
     );
   }
-  const files = await checkedPages(merged);
+  const files = await checkedPages(merged, rules);
   const named = new Set(
     files.flatMap((file) =>
       mediaSources(
@@ -249,10 +260,10 @@ async function sidesOf(
   page: ReviewPageRecord,
 ): Promise<Sides> {
   const [mine, base, theirs] = await Promise.all([
-    repository.readAt(page.path, record.commit),
+    repository.readAtCommit(page.path, record.commit),
     page.base === ""
       ? Promise.resolve(null)
-      : repository.readAt(page.path, record.parent),
+      : repository.readAtCommit(page.path, record.parent),
     repository.read(page.path),
   ]);
   if (mine === null || (page.base !== "" && base === null)) {
@@ -290,9 +301,15 @@ function mergeOne(side: Sides): JsonObject | Uint8Array | string[] {
   return result.ok ? result.page : result.clashes;
 }
 
-/** The merged pages through the page rules, each with its condition. */
+/**
+ * The merged pages through the page rules of the site as it is now, each
+ * with its condition. A page the merge left as the review sent it is
+ * checked too (the site's rules may have changed since), and committed as
+ * the review's bytes.
+ */
 async function checkedPages(
   merged: readonly { sides: Sides; page: JsonObject | Uint8Array }[],
+  rules: PageRuleOptions,
 ): Promise<CommitFile[]> {
   const { pageRules, PageRuleError } = await loadPageRules();
   const files: CommitFile[] = [];
@@ -300,12 +317,16 @@ async function checkedPages(
   for (const { sides, page } of merged) {
     const path = sides.page.path;
     const expected = sides.theirs?.version ?? "";
-    if (page instanceof Uint8Array) {
-      files.push({ path, content: page, expected });
-      continue;
-    }
     try {
-      const bytes = new TextEncoder().encode(pageRules(JSON.stringify(page)));
+      let bytes: Uint8Array;
+      if (page instanceof Uint8Array) {
+        // As the review sent it: checked, and committed as it is.
+        pageRules(new TextDecoder().decode(page), undefined, rules);
+        bytes = page;
+      } else {
+        const text = pageRules(JSON.stringify(page), undefined, rules);
+        bytes = new TextEncoder().encode(text);
+      }
       if (bytes.byteLength > CONTENT_MAX) {
         const problem = { at: "", reason: "size" };
         refused.push({ path, ...problem, problems: [problem] });

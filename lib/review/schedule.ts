@@ -22,6 +22,7 @@ import { configuredEditor } from "../access/editors.ts";
 import { RepositoryError } from "../repository/repository.ts";
 import type { ReviewField, ReviewScheduled } from "../wire/review.ts";
 import { SCHEDULE_AHEAD_MAX_MS } from "../limits.ts";
+import type { TemplateSyntax } from "../pages/template_rule.ts";
 import { publishReview } from "./publish.ts";
 import { ReviewError } from "./review_error.ts";
 import {
@@ -99,6 +100,16 @@ export async function scheduleReview(
   };
 }
 
+/** The site's page rules, for the publishes of {@linkcode runSchedule}. */
+export interface ScheduleOptions {
+  /**
+   * `"refuse"` for a site whose templates render page strings, as given to
+   * `createRouter`: template syntax in a review's pages leaves it open,
+   * marked `invalid_content`.
+   */
+  readonly templateSyntax?: TemplateSyntax | undefined;
+}
+
 /** What one run of the schedules did. */
 export interface ScheduleRun {
   /** The reviews published, with their commits. */
@@ -131,14 +142,20 @@ function due(record: ReviewRecord, time: number): boolean {
  * ```
  *
  * @param env the host's variables and bindings, as passed to the routes
+ * @param options the site's page rules, as given to `createRouter`:
+ *   `templateSyntax: "refuse"` for a site whose templates render page
+ *   strings
  * @returns the reviews published and those that failed
  */
-export async function runSchedule(env: Env): Promise<ScheduleRun> {
+export async function runSchedule(
+  env: Env,
+  options: ScheduleOptions = {},
+): Promise<ScheduleRun> {
   const time = now(env);
   const run: ScheduleRun = { published: [], failed: [] };
   for (const record of await openReviews(kvOf(env))) {
     if (!due(record, time)) continue;
-    const outcome = await publishDue(env, record);
+    const outcome = await publishDue(env, record, options);
     if ("commit" in outcome) run.published.push(outcome);
     else run.failed.push(outcome);
   }
@@ -148,6 +165,7 @@ export async function runSchedule(env: Env): Promise<ScheduleRun> {
 async function publishDue(
   env: Env,
   record: ReviewRecord,
+  options: ScheduleOptions,
 ): Promise<{ id: string; commit: string } | { id: string; reason: string }> {
   const id = record.id;
   const by = record.scheduled!.by;
@@ -157,7 +175,10 @@ async function publishDue(
     failure = { reason: "forbidden" };
   } else {
     try {
-      const { commit } = await publishReview(env, id, publisher, true);
+      const { commit } = await publishReview(env, id, publisher, {
+        scheduled: true,
+        templateSyntax: options.templateSyntax,
+      });
       return { id, commit };
     } catch (error) {
       if (error instanceof ReviewError) {

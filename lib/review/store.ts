@@ -11,7 +11,7 @@
  * `["editor", "reviews"]`, changed together by atomic commits (a check of
  * each versionstamp, retried when another request changed them first). The
  * pages' contents are not in the KV: they are the review branch's commit,
- * read with `Repository.readAt`. A closed review leaves a marker for a week
+ * read with `Repository.readAtCommit`. A closed review leaves a marker for a week
  * (its links answer 404), then nothing.
  *
  * @module

@@ -57,7 +57,7 @@ export async function wholeReview(
   record: ReviewRecord,
 ): Promise<ReviewAnswer> {
   const pages = await Promise.all(record.pages.map(async (page) => {
-    const file = await repository.readAt(page.path, record.commit);
+    const file = await repository.readAtCommit(page.path, record.commit);
     if (file === null) {
       throw new RepositoryError(
         "unavailable",

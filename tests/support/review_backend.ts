@@ -310,6 +310,8 @@ export type Answer = Awaited<ReturnType<typeof answer>>;
  * @param path the route
  * @param body the body
  * @param cookie the session
+ * @param via the router (by default the tests' own, which allows template
+ *   syntax)
  * @returns the answer
  */
 export async function post(
@@ -317,9 +319,10 @@ export async function post(
   path: string,
   body: unknown,
   cookie: string,
+  via: { handle: typeof router.handle } = router,
 ): Promise<Answer> {
   return await answer(
-    await router.handle(postJson(path, body, { cookie }), b.env, nextClient()),
+    await via.handle(postJson(path, body, { cookie }), b.env, nextClient()),
   );
 }
 
