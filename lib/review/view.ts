@@ -9,6 +9,21 @@ import type { ReviewAnswer, ReviewSummary } from "../wire/review.ts";
 import { RepositoryError } from "../repository/repository.ts";
 import type { reviewRepository } from "./create.ts";
 import type { ReviewRecord } from "./store.ts";
+import { changedFields } from "../wire/merge.ts";
+
+/** The fields a page's review changes: `[""]` when it has no base. */
+function changedPointers(
+  before: Uint8Array | undefined,
+  after: string,
+): string[] {
+  if (before === undefined) return [""];
+  try {
+    const base: unknown = JSON.parse(new TextDecoder().decode(before));
+    return [...changedFields(base, JSON.parse(after)).keys()];
+  } catch {
+    return [""];
+  }
+}
 
 /**
  * A review's summary, as `GET /api/reviews` lists it.
@@ -64,11 +79,16 @@ export async function wholeReview(
         `review ${record.id}: ${page.path} is missing at its commit`,
       );
     }
+    const content = new TextDecoder().decode(file.content);
+    const before = page.base === ""
+      ? null
+      : await repository.readAtCommit(page.path, record.parent);
     return {
       path: page.path,
       base: page.base,
-      content: new TextDecoder().decode(file.content),
+      content,
       version: file.version,
+      changed: changedPointers(before?.content, content),
     };
   }));
   return { ...fieldsOf(record), pages };

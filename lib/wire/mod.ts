@@ -109,7 +109,11 @@ export interface ContentAnswer {
  * ```
  */
 export const sessionAnswer: z.ZodMiniType<SessionAnswer> = z.object({
-  editor: z.object({ id: z.string(), name: z.string() }),
+  editor: z.object({
+    id: z.string(),
+    name: z.string(),
+    role: z.optional(z.enum(["author", "publisher"])),
+  }),
 });
 /** The answer of `GET /api/session`. */
 export interface SessionAnswer {
@@ -119,6 +123,11 @@ export interface SessionAnswer {
     id: string;
     /** The name their commits carry. */
     name: string;
+    /**
+     * `author` (sends for review, never publishes) or `publisher`; a server
+     * before roles leaves it out (a publisher).
+     */
+    role?: "author" | "publisher" | undefined;
   };
 }
 

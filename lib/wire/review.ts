@@ -230,6 +230,12 @@ export interface ReviewPage {
   content: string;
   /** Its version in the review. */
   version: string;
+  /**
+   * The JSON Pointers of the fields the review changes, against the page
+   * it was made from (`[""]` for a new page), in document order: what a
+   * preview outlines.
+   */
+  changed: string[];
 }
 
 /**
@@ -250,6 +256,7 @@ export const reviewAnswer: z.ZodMiniType<ReviewAnswer> = z.object({
     base: z.string(),
     content: z.string(),
     version: z.string(),
+    changed: z.array(z.string()),
   })),
 });
 /** One review, whole. */

@@ -342,7 +342,7 @@ Deno.test("editor serve reads EDITOR_KEYS: a named editor logs in and publishes 
   const cookie = await logInOver(server.url, key);
   const me = await fetch(`${server.url}api/session`, { headers: { cookie } });
   assert.deepEqual(await me.json(), {
-    editor: { id: "alice", name: "Alice Martin" },
+    editor: { id: "alice", name: "Alice Martin", role: "publisher" },
   });
   await assertPublishedOver(server.url, cookie, {
     path: HOME,
