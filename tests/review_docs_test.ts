@@ -48,7 +48,10 @@ async function load(
   return await import(pathToFileURL(file).href);
 }
 
-/** Bob sends a new title; Alice schedules it now. */
+/**
+ * Bob sends a new title; Alice schedules it a second before the routes'
+ * clock (held still by the backend, so a real time could be ahead of it).
+ */
 async function dueReview(b: ReviewBackend, title: string): Promise<string> {
   const current = await b.siteFile(HOME);
   const sent = await post(b, "/api/reviews", {
@@ -63,7 +66,7 @@ async function dueReview(b: ReviewBackend, title: string): Promise<string> {
   const { id } = sent.body as { id: string };
   const scheduled = await post(b, "/api/reviews/schedule", {
     id,
-    at: new Date(Date.now() - 1_000).toISOString(),
+    at: new Date(b.clock.now() - 1_000).toISOString(),
   }, b.cookies.alice);
   assert.equal(scheduled.status, 200);
   return id;

@@ -163,7 +163,9 @@ export class GitHubGitData {
         throw new BranchExistsError(branch);
       }
       const created = head === "";
-      if (created) head = await this.#head(site, attempt > 0, signal);
+      // A new branch starts from the site branch as it is now (another
+      // process may have moved it): its files are checked at that commit.
+      if (created) head = await this.#head(site, true, signal);
       if (head === "") {
         throw new RepositoryError("not_found", `The branch ${site} is absent`);
       }

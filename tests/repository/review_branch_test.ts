@@ -125,6 +125,28 @@ Deno.test("on GitHub, create makes the branch once, and a pull request is opened
   );
 });
 
+Deno.test("on GitHub, create starts the branch from the site branch's head as it is now, not as this repository last saw it", async () => {
+  await using double = startGitHubDouble({ files: { [HOME]: HOME_TEXT } });
+  const repository = createGitHubRepository({
+    token: double.token,
+    repository: double.repository,
+    apiUrl: double.url,
+  });
+  // This repository commits on the site branch, and knows its head…
+  const first = await repository.commit!([
+    { path: HOME, content: PAGE, expected: versionOf(HOME_TEXT) },
+  ], { message: "Publish" });
+  // …which another process (a scheduled publish) moves meanwhile.
+  double.publishElsewhere({ [HOME]: new TextDecoder().decode(OTHER) });
+  const moved = double.commits.at(-1)!.sha;
+  assert.notEqual(moved, first.commit);
+  const made = await repository.commit!([
+    { path: HOME, content: PAGE, expected: gitBlobSha(OTHER) },
+  ], { message: "Review", branch: BRANCH, create: true });
+  assert.equal(made.parent, moved);
+  assert.equal(double.refs.get(BRANCH), made.commit);
+});
+
 Deno.test("the double answers a pull request from a branch with nothing new, or from no branch, with GitHub's 422; deleting a head branch closes its pull request", async () => {
   await using double = startGitHubDouble({ files: { [HOME]: HOME_TEXT } });
   const headers = {
