@@ -583,8 +583,8 @@ export type PointerKind = Exclude<RegionKind, "fields">;
  * });
  * ```
  *
- * @param kind the kind's name (`text`, `html`, `image`, `link`, `list`,
- *   `item`)
+ * @param kind the kind's name (`text`, `html`, `markdown`, `image`, `link`,
+ *   `list`, `item`)
  * @param at its JSON Pointer, written or as tokens
  * @returns the attribute object
  * @throws {TypeError} when the kind is unknown or the pointer is not valid

@@ -46,7 +46,7 @@ await page.keyboard.type("Small sites, edited in the page");
 await status("1 unsaved change");
 
 // A rich-text change: "repository" in the lead made bold, its toolbar shown.
-const lead = page.getByRole("textbox", { name: /^Edit lead/ });
+const lead = page.locator('[data-inpage-html="/lead"]');
 await lead.click();
 await page.evaluate(`(() => {
   const field = document.querySelector('[data-inpage-html="/lead"]');

@@ -30,9 +30,9 @@
 
 /**
  * Every attribute of the page the templates, the overlay and the CLI
- * share: those the templates write (`page`, `text`, `html`, `markdown`, `image`,
- * `link`, `list`, `item`, `template`, `default`, `fields`, `imageFormat`,
- * `strings`) and those the overlay sets while editing.
+ * share: those the templates write (`page`, `text`, `html`, `markdown`,
+ * `image`, `link`, `list`, `item`, `template`, `default`, `fields`,
+ * `imageFormat`, `strings`) and those the overlay sets while editing.
  *
  * @example
  * ```ts
@@ -223,6 +223,8 @@ export const REGION_KINDS: { readonly [K in RegionKind]: RegionKindRule } = {
   markdown: {
     attribute: INPAGE_ATTRIBUTES.markdown,
     pointers: "one",
+    // The site renders it as CommonMark; the overlay leaves it as rendered
+    // until it has a markdown editor (the regions stay outlined as none).
     inPlace: false,
     edits: [],
     needs: "a markdown region needs a string",

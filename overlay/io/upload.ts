@@ -1,8 +1,9 @@
 /**
  * The one place that uploads an image through the browser client: every
  * chosen image goes up here, at publish, just before the page naming it,
- * kept aside (staged) so that the page's save commits them with it: one
- * commit, and nothing in the repository if the save is refused.
+ * kept aside (staged, `?staged=1`) so that the page's save commits it with
+ * the page: one commit, and nothing in the repository if the save is
+ * refused.
  *
  * @module
  */

@@ -2,7 +2,7 @@
  * The rich text editor (`../rich_text.ts`, Tiptap and ProseMirror, most of
  * the overlay's bytes), a lazily loaded part: fetched when a rich text
  * region is first approached, and fetched again after a failure, under a
- * URL of its own (`../lazy_part.ts`).
+ * URL of its own (`?retry=N`, see `../lazy_part.ts`).
  *
  * @module
  */
@@ -10,8 +10,7 @@
 import { lazyPart } from "../lazy_part.ts";
 
 /**
- * Loads the rich text editor: at most once, and again after a failure,
- * under a URL of its own.
+ * Loads the rich text editor: at most once, and again after a failure.
  *
  * @returns the part
  */

@@ -191,12 +191,16 @@ function moreMenu(actions: BarActions, bar: () => HTMLElement) {
     more.setAttribute("aria-expanded", String(open));
     bar().toggleAttribute("data-expanded", open);
   };
-  menu.addEventListener("keydown", (event) => {
-    if (event.key !== "Escape") return;
+  // Escape anywhere in the bar closes it (on a phone, More shows the
+  // undo and message controls too), the focus back on More.
+  const onKey = (event: KeyboardEvent) => {
+    if (
+      event.key !== "Escape" || more.getAttribute("aria-expanded") !== "true"
+    ) return;
     event.preventDefault();
     close();
     more.focus();
-  });
+  };
   // A press anywhere else closes it, as menus do.
   addEventListener("pointerdown", (event) => {
     if (
@@ -204,7 +208,7 @@ function moreMenu(actions: BarActions, bar: () => HTMLElement) {
       !event.composedPath().includes(bar())
     ) close();
   }, true);
-  return { menu, more, who };
+  return { menu, more, who, onKey };
 }
 
 /** Minimise, and Show editor to come back. */
@@ -263,6 +267,7 @@ export function createBar(store: Store, actions: BarActions): BarView {
     more.menu,
     minimiser(() => bar),
   );
+  bar.addEventListener("keydown", more.onKey);
   const render = (state: EditState) => {
     const ready = state.pages.length > 0;
     for (const control of sessionControls) control.hidden = !ready;

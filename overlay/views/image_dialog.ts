@@ -293,8 +293,9 @@ async function mayDiscard(
     messageDialog(text("imageDiscardTitle"), [
       h("p", {}, text("imageDiscardText")),
     ], [
-      { label: text("keepEditing"), value: "keep" },
-      { label: text("discardImage"), value: "discard", kind: "primary" },
+      // Escape may have asked: Enter keeps the work, discarding is a click.
+      { label: text("discardImage"), value: "discard", kind: "danger" },
+      { label: text("keepEditing"), value: "keep", kind: "primary" },
     ]),
   );
   return answer === "discard";

@@ -12,6 +12,11 @@ import {
   startDemo,
 } from "./overlay_support.ts";
 
+/** Waits for "Logged in as …" (under More, so not visible). */
+async function loggedIn(page: Page): Promise<void> {
+  await page.getByText("Logged in as").waitFor({ state: "attached" });
+}
+
 /** The requests to the routes, as `METHOD /path`. */
 function watchRoutes(page: Page): string[] {
   const seen: string[] = [];
@@ -43,12 +48,12 @@ async function assertViews(
   await page.goto(`${site.url}en/?edit`);
   await page.getByLabel("Site key").fill(site.key);
   await page.keyboard.press("Enter");
-  await page.getByText("Logged in as").waitFor();
+  await loggedIn(page);
   const seen = watchRoutes(page);
   for (let view = 0; view < views; view++) {
     seen.length = 0;
     await page.reload();
-    await page.getByText("Logged in as").waitFor();
+    await loggedIn(page);
     await page.waitForLoadState("networkidle");
     assert.deepEqual(seen.sort(), ONE_VIEW, `page view ${view + 2}`);
   }

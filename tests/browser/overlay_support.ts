@@ -8,7 +8,12 @@
  */
 
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import {
+  type Browser,
+  chromium,
+  type Locator,
+  type Page,
+} from "playwright-core";
 import { CHROMIUM, FLAGS } from "../support/chromium.ts";
 import { gitIn } from "../support/git.ts";
 
@@ -165,6 +170,35 @@ export async function waitStatus(
       { cause: error },
     );
   }
+}
+
+/**
+ * A region of the page by its accessible name ("Edit title").
+ *
+ * @param page the page
+ * @param name the region's name
+ * @param exact whether the name is the whole name
+ * @returns its locator
+ */
+export function region(page: Page, name: string, exact = true): Locator {
+  return page.getByRole("textbox", { name, exact });
+}
+
+/**
+ * Clicks a region by its accessible name and types at its end.
+ *
+ * @param page the page
+ * @param name the region's name, whole
+ * @param text what to type
+ */
+export async function typeAtEnd(
+  page: Page,
+  name: string,
+  text: string,
+): Promise<void> {
+  await region(page, name).click();
+  await page.keyboard.press("Control+End");
+  await page.keyboard.type(text);
 }
 
 /** The two sizes every state of the overlay is shown at. */

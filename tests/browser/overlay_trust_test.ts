@@ -16,7 +16,9 @@ import {
   EN_HOME,
   launchChromium,
   openMore,
+  region,
   startDemo,
+  typeAtEnd,
 } from "./overlay_support.ts";
 
 const IMAGE = new URL(
@@ -59,15 +61,6 @@ async function openEditor(
   await page.keyboard.press("Enter");
   await waitStatus(page, "No unsaved changes");
   return page;
-}
-
-const region = (page: Page, name: string) =>
-  page.getByRole("textbox", { name, exact: true });
-
-async function typeAtEnd(page: Page, name: string, text: string) {
-  await region(page, name).click();
-  await page.keyboard.press("Control+End");
-  await page.keyboard.type(text);
 }
 
 /** Photographs the open dialog at both sizes and audits it with axe-core. */

@@ -29,7 +29,9 @@ import {
   EN_HOME,
   launchChromium,
   openMore,
+  region,
   startDemo,
+  typeAtEnd,
   waitStatus,
 } from "./overlay_support.ts";
 
@@ -65,20 +67,20 @@ async function shoot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: join(ARTIFACTS, `rough-${name}.png`) });
 }
 
-const region = (page: Page, name: string) =>
-  page.getByRole("textbox", { name, exact: true });
-
-async function typeAtEnd(page: Page, name: string, text: string) {
-  await region(page, name).click();
-  await page.keyboard.press("Control+End");
-  await page.keyboard.type(text);
-}
-
 /** Undo from the bar (on a phone, More shows it). */
 async function undo(page: Page, size: Size): Promise<void> {
   if (size.name === "phone") await openMore(page);
   await page.getByRole("button", { name: "Undo", exact: true }).click();
 }
+
+/** The text of the element holding the focus, inside shadow roots too. */
+const DEEP_FOCUS = `(() => {
+  let element = document.activeElement;
+  while (element?.shadowRoot?.activeElement) {
+    element = element.shadowRoot.activeElement;
+  }
+  return element?.textContent ?? "";
+})()`;
 
 /** Whether two boxes overlap. */
 function overlap(
@@ -216,7 +218,7 @@ async function largeImage(page: Page): Promise<Buffer> {
   return Buffer.from(base64, "base64");
 }
 
-Deno.test("in Chromium at both sizes: the image dialog fits the screen with a large image; Escape asks first; the decorative switch keeps the alt; the alt typed is the page's alt at once", async () => {
+Deno.test("in Chromium at both sizes: the image dialog fits the screen with a large image; Escape asks first, Enter keeping the work; the decorative switch keeps the alt; the alt typed is the page's alt at once", async () => {
   await using site = await startDemo();
   await using browser = await launchChromium();
   for (const size of SIZES) {
@@ -247,7 +249,12 @@ Deno.test("in Chromium at both sizes: the image dialog fits the screen with a la
     await page.getByRole("heading", { name: "Discard the chosen image?" })
       .waitFor();
     await shoot(page, `image-escape-${size.name}`);
-    await page.getByRole("button", { name: "Keep editing" }).click();
+    // Enter after an Escape keeps the work: Keep editing has the focus.
+    assert.equal(await page.evaluate(DEEP_FOCUS), "Keep editing");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Discard the chosen image?" })
+      .waitFor({ state: "detached" });
+    await page.locator(".cropper-container").waitFor();
     const alt = page.getByRole("textbox", { name: "Alt text" });
     await alt.fill("Big hills at dusk");
     const decorative = page.getByRole("checkbox", { name: "Decorative image" });
@@ -397,7 +404,7 @@ Deno.test("in Chromium at both sizes: an image publish under the dev server's re
   }
 });
 
-Deno.test("in Chromium at both sizes: the bar keeps one size as its status changes (one row at 1,280 px); the toolbar covers no neighbour; the Page panel's Escape takes its changes back and a long text keeps its text area; the drag grip has a name", async () => {
+Deno.test("in Chromium at both sizes: the bar keeps one size as its status changes (one row at 1,280 px); Escape closes More; the toolbar covers no neighbour; the Page panel's Escape takes its changes back and a long text keeps its text area; the drag grip has a name", async () => {
   await using site = await startDemo();
   await using browser = await launchChromium();
   for (const size of SIZES) {
@@ -447,6 +454,13 @@ Deno.test("in Chromium at both sizes: the bar keeps one size as its status chang
       await page.getByRole("img", { name: "Drag to move this section" }).first()
         .waitFor();
     }
+    // Escape closes More, the focus back on it.
+    await openMore(page);
+    const more = page.getByRole("button", { name: "More", exact: true });
+    assert.equal(await more.getAttribute("aria-expanded"), "true");
+    await page.keyboard.press("Escape");
+    assert.equal(await more.getAttribute("aria-expanded"), "false");
+    assert.equal(await page.evaluate(DEEP_FOCUS), "More");
     // The Page panel: Escape takes its changes back; a long description
     // shortened keeps its text area.
     await openMore(page);

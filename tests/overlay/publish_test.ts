@@ -294,7 +294,7 @@ const PNG = await Deno.readFile(
   ),
 );
 
-Deno.test("publish: a chosen image goes up once, just before its page, and the page names it by its stored name from then on; one discarded never goes up", async () => {
+Deno.test("publish: a chosen image goes up once, staged, just before its page, and the page names it by its stored name from then on; one discarded never goes up", async () => {
   const router = createRouter({ locales: ["en", "fr"] });
   await using signed = await signedInSite(router, "images key");
   const real = routerClient(router.handle, signed.env, signed.cookie);
@@ -312,9 +312,13 @@ Deno.test("publish: a chosen image goes up once, just before its page, and the p
       calls.push("publish");
       return real.publish(request);
     },
-    upload: (file, name) => {
-      calls.push(`upload ${(file as File).name} ${name} ${file.type}`);
-      return real.upload(file, name);
+    upload: (file, name, options) => {
+      calls.push(
+        `upload ${
+          (file as File).name
+        } ${name} ${file.type} staged=${options?.staged}`,
+      );
+      return real.upload(file, name, options);
     },
   };
   const store = await storeOf(real, [["/image", "image"]]);
@@ -330,7 +334,10 @@ Deno.test("publish: a chosen image goes up once, just before its page, and the p
     }),
   );
   assert.equal(await run(store, client, questions(), images), "published");
-  assert.deepEqual(calls, ["upload hills.png hills image/png", "publish"]);
+  assert.deepEqual(calls, [
+    "upload hills.png hills image/png staged=true",
+    "publish",
+  ]);
   const page = JSON.parse((await real.read(HOME)).content);
   assert.match(page.image.src, /^hills-[0-9a-f]{12}\.png$/);
   assert.deepEqual(store.state.page(HOME)!.base.image, page.image);
