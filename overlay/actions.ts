@@ -236,11 +236,21 @@ export async function reviewsAction(context: ActionContext): Promise<void> {
         store.state.tr.setNotice({ code: "review", done: what, at }),
       );
     switch (choice.action) {
-      case "publish":
+      case "publish": {
+        const review = reviews.find(({ id }) => id === choice.id);
         await client.publishReview(choice.id);
-        done("published");
+        // Said as a publish, so that the page loaded again says it too.
+        store.dispatch(store.state.tr.setNotice({
+          code: "published",
+          published: {
+            message: review?.message ?? "",
+            at: Date.now(),
+            paths: review?.pages ?? [],
+          },
+        }));
         location.reload();
         break;
+      }
       case "close":
         await client.closeReview(choice.id);
         done("closed");

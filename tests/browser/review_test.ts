@@ -172,9 +172,10 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
         name: "Publish the review “A clearer title”",
         exact: true,
       }).click();
-      // The page is loaded again, with the published values to edit.
+      // The page is loaded again, saying the review was published.
       await alice.waitForEvent("load");
-      await waitStatus(alice, "No unsaved changes");
+      await waitStatus(alice, "Published");
+      assert.match(await alice.locator(".ui").innerText(), /A clearer title/);
       assert.equal(await region(alice, "Edit title").innerText(), title);
       assert.equal((await site.page()).title, title);
       assert.equal(
