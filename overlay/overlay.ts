@@ -129,7 +129,7 @@ async function open(client: Client): Promise<void> {
     if (opening.stage === "cancelled") close(controller);
     return;
   }
-  void showEditor(client, controller.bar.who);
+  void showEditor(client, controller.bar.who, controller.bar.setRole);
   const page = mountPage(containers, opening.pages, hostsOf(controller));
   const tr = store.state.tr.setActivity({ kind: "idle" }).setNotice(undefined);
   for (const each of page.pages) {

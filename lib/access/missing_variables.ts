@@ -9,6 +9,7 @@ import type { Env } from "../http/env.ts";
 import { parseKeyHash } from "./key_hash_format.ts";
 import { readEditorKeys } from "./editors.ts";
 import { missingRepositoryVariables } from "../repository/github_variables.ts";
+import { previewSecret } from "./preview_token.ts";
 
 /**
  * Names the variables and bindings of `env` that are missing or unusable,
@@ -19,8 +20,10 @@ import { missingRepositoryVariables } from "../repository/github_variables.ts";
  * refused), and the
  * repository's (`GITHUB_TOKEN`, `GITHUB_REPOSITORY`, a malformed
  * `GITHUB_BRANCH` or `GITHUB_API_URL`, or `REPOSITORY`: reads, publishes and
- * uploads answer 502). A host calls it once at start-up; the routes answer
- * the same way per request either way.
+ * uploads answer 502), and `EDITOR_PREVIEW_SECRET` missing or shorter than
+ * 32 characters (preview links of reviews cannot be made or opened). A host
+ * calls it once at start-up; the routes answer the same way per request
+ * either way.
  *
  * @example
  * ```ts
@@ -33,10 +36,14 @@ import { missingRepositoryVariables } from "../repository/github_variables.ts";
  *   { RATE_LIMIT: kv, GITHUB_REPOSITORY: "octo/site" },
  *   (line) => lines.push(line),
  * );
- * assert.deepEqual(missing, ["EDITOR_KEY_HASH", "GITHUB_TOKEN"]);
+ * assert.deepEqual(missing, [
+ *   "EDITOR_KEY_HASH",
+ *   "GITHUB_TOKEN",
+ *   "EDITOR_PREVIEW_SECRET",
+ * ]);
  * assert.equal(
  *   lines[0],
- *   "@inpage/editor: missing or invalid variables: EDITOR_KEY_HASH, GITHUB_TOKEN (until they are set, every login is refused as a wrong key; reads, publishes and uploads answer 502 unavailable)",
+ *   "@inpage/editor: missing or invalid variables: EDITOR_KEY_HASH, GITHUB_TOKEN, EDITOR_PREVIEW_SECRET (until they are set, every login is refused as a wrong key; reads, publishes and uploads answer 502 unavailable; preview links of reviews cannot be made or opened)",
  * );
  * kv.close();
  * ```
@@ -71,6 +78,10 @@ export function warnMissingVariables(
   if (repository.length > 0) {
     missing.push(...repository);
     effects.push("reads, publishes and uploads answer 502 unavailable");
+  }
+  if (previewSecret(env) === undefined) {
+    missing.push("EDITOR_PREVIEW_SECRET");
+    effects.push("preview links of reviews cannot be made or opened");
   }
   if (missing.length > 0) {
     warn(

@@ -101,6 +101,7 @@ const guards = new WeakMap<Repository, Repository>();
 const OPTIONAL_METHODS = [
   "history",
   "readAt",
+  "readAtCommit",
   "stage",
   "commit",
   "deleteBranch",

@@ -14,6 +14,7 @@ import { sha1Hex } from "../digest.ts";
 // The errors have a module of their own: mapping an error to its answer
 // needs them, not the digests of this one.
 export {
+  BranchExistsError,
   ConflictError,
   RepositoryError,
   type RepositoryErrorCode,
@@ -97,6 +98,12 @@ export interface CommitOptions {
    * checkout, and the work tree is never touched.
    */
   branch?: string | undefined;
+  /**
+   * The branch must not exist yet (a review's branch, whose name must never
+   * gather the commits of two reviews): when it does, a
+   * {@linkcode BranchExistsError} and nothing is committed.
+   */
+  create?: boolean | undefined;
 }
 
 /** What a many-file commit made. */
@@ -109,6 +116,21 @@ export interface CommitResult {
   commit: string;
   /** Each file's version after the commit, by path. */
   versions: Record<string, string>;
+  /**
+   * The commit the new one was made on (its parent), for a commit made on
+   * an `inpage/…` branch; absent otherwise, or when no commit was made.
+   */
+  parent?: string | undefined;
+}
+
+/** A pull request to open ({@linkcode Repository.openPullRequest}). */
+export interface PullRequestInit {
+  /** The branch holding the changes (`inpage/…`). */
+  branch: string;
+  /** Its title: one line. */
+  title: string;
+  /** Its description, in Markdown. */
+  body: string;
 }
 
 /**
@@ -177,6 +199,20 @@ export interface Repository {
    */
   readAt?(path: string, commit: string): Promise<RepositoryFile | null>;
   /**
+   * Reads a file as it was at a commit of any branch, the site branch or
+   * another (a review's branch): for the commits the package recorded
+   * itself, never one a request names (`readAt` keeps those to the site
+   * branch's history). Optional: without it, reviews answer 502
+   * `unavailable`.
+   *
+   * @param path repository path, already whitelisted
+   * @param commit 40 lowercase hex digits
+   * @returns the file, or `null` when no commit has that id or that commit
+   *   had no such file
+   * @throws {RepositoryError} when the repository refuses or does not answer
+   */
+  readAtCommit?(path: string, commit: string): Promise<RepositoryFile | null>;
+  /**
    * Keeps bytes aside for a later {@linkcode Repository.commit}, outside
    * every tree and branch: nothing a site builds from changes (optional:
    * without it, `/api/upload?staged=1` stores the image as a plain upload
@@ -214,6 +250,25 @@ export interface Repository {
    *   outside `inpage/`; otherwise when the repository refuses
    */
   deleteBranch?(branch: string): Promise<boolean>;
+  /**
+   * Opens a pull request from an `inpage/…` branch into the site branch
+   * (optional: GitHub has them; a local checkout has none, and a review
+   * there is its branch alone).
+   *
+   * @param pull the branch, the title and the description
+   * @returns the pull request's number
+   * @throws {RepositoryError} when the repository refuses or does not answer
+   */
+  openPullRequest?(pull: PullRequestInit): Promise<number>;
+  /**
+   * Closes a pull request without merging it, after a comment saying why
+   * (the commit that published its changes, or that it was closed).
+   *
+   * @param number the pull request's number
+   * @param comment the comment, in Markdown
+   * @throws {RepositoryError} when the repository refuses or does not answer
+   */
+  closePullRequest?(number: number, comment: string): Promise<void>;
 }
 
 /**

@@ -35,6 +35,26 @@ export class ConflictError extends Error {
   }
 }
 
+/**
+ * Thrown by `Repository.commit` with `create` when the branch exists
+ * already: nothing was committed, and the branch keeps what it held.
+ */
+export class BranchExistsError extends ConflictError {
+  /** The branch that exists. */
+  readonly branch: string;
+
+  /**
+   * Creates the error.
+   *
+   * @param branch the branch that exists
+   */
+  constructor(branch: string) {
+    super(`The branch ${branch} exists already`);
+    this.name = "BranchExistsError";
+    this.branch = branch;
+  }
+}
+
 /** The codes a repository failure is answered with (502). */
 export type RepositoryErrorCode = "not_found" | "unauthorized" | "unavailable";
 
