@@ -60,7 +60,7 @@ export type { ReviewsRoute } from "./routes/reviews.ts";
 export type { ReviewPublishRoute } from "./routes/review_publish.ts";
 export type { ReviewScheduleRoute } from "./routes/review_schedule.ts";
 export type { ReviewLinkRoute } from "./routes/review_link.ts";
-export { runSchedule } from "./lib/review/schedule.ts";
+export { runSchedule } from "./lib/review/lazy_schedule.ts";
 export type { ScheduleOptions, ScheduleRun } from "./lib/review/schedule.ts";
 export type {
   ClientInfo,

@@ -86,12 +86,13 @@ Deno.test("every recipe serves the overlay's files, and every route of the packa
     const source = await Deno.readTextFile(join(ROOT, entry));
     assert.match(source, /serveOverlayAsset\(request\)/, entry);
   }
-  const handler = 'export { default } from "./_editor.js";\n';
   for (const { path } of Object.values(ROUTES)) {
     const name = path.slice("/api/".length);
+    // A route under another (/api/reviews/publish) is a file in a folder.
+    const up = name.includes("/") ? "../" : "./";
     assert.equal(
       await Deno.readTextFile(join(ROOT, "examples/vercel/api", `${name}.js`)),
-      handler,
+      `export { default } from "${up}_editor.js";\n`,
       `vercel ${path}`,
     );
     const pages = await Deno.readTextFile(
@@ -101,7 +102,11 @@ Deno.test("every recipe serves the overlay's files, and every route of the packa
     const worker = await Deno.readTextFile(
       join(ROOT, "examples/cloudflare/pages_worker.js"),
     );
-    assert.ok(worker.includes(`"${path}": ${name},`), `pages_worker ${path}`);
+    const module = name.replace(/\/(\w)/g, (_, letter) => letter.toUpperCase());
+    assert.ok(
+      worker.includes(`"${path}": ${module},`),
+      `pages_worker ${path}`,
+    );
   }
   const rewrites = JSON.parse(
     await Deno.readTextFile(join(ROOT, "examples/vercel/vercel.json")),
@@ -117,9 +122,10 @@ Deno.test("the Deno Deploy recipe's deno.json turns on KV and leaves dynamic imp
   const config = JSON.parse(
     await Deno.readTextFile(join(folder, "deno.json")),
   );
-  assert.deepEqual(config.unstable, ["kv", "lazy-dynamic-imports"]);
+  assert.deepEqual(config.unstable, ["kv", "cron", "lazy-dynamic-imports"]);
   assert.deepEqual(await recipeFlags(folder), [
     "--unstable-kv",
+    "--unstable-cron",
     "--unstable-lazy-dynamic-imports",
   ]);
   assert.deepEqual(await recipeFlags(join(ROOT, "bench")), []);
