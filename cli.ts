@@ -230,6 +230,9 @@ To add an editor, run editor hash-key --name <id> --full-name <name> --email
 <address>, give them the key it prints once, and merge the entry it prints
 into EDITOR_KEYS; to remove one, delete their entry (their sessions end);
 restart editor serve after either.
+Reviews: scheduled ones are published by editor serve itself (every 30
+seconds); preview links are signed with EDITOR_PREVIEW_SECRET (32 characters
+or more), or with a secret made for this run (its links stop with it).
 Each request writes one JSON log line on standard output. Ctrl-C stops.
 
 A site whose templates render page strings as templates (Eleventy's
@@ -442,6 +445,10 @@ function addHashKey(program: Command, io: CliIo): void {
     )
     .option("--full-name <name>", "with --name: the name their commits carry")
     .option("--email <address>", "with --name: the email their commits carry")
+    .option(
+      "--role <role>",
+      "with --name: publisher (the default: publishes) or author (sends changes for review, never publishes)",
+    )
     .addHelpText(
       "after",
       `
@@ -450,14 +457,17 @@ t=2, or m=47104 at t=1, 12288 at t=3, 9216 at t=4, 7168 at t=5 or more.
 Parameters or a calibration below it are refused unless --allow-weak is given.
 
 Named editors: --name alice generates alice's key (alice.<secret>), prints it
-once on standard output, then the JSON entry to merge into EDITOR_KEYS. To
-remove an editor, delete their entry from EDITOR_KEYS: their sessions end.
+once on standard output, then the JSON entry to merge into EDITOR_KEYS. With
+--role author the entry says "role": "author": they send changes for review,
+and a publisher publishes them. To remove an editor, delete their entry from
+EDITOR_KEYS: their sessions end.
 
 Examples:
   deno task editor hash-key                       # asks for the key twice
   printf '%s' "$KEY" | deno task editor hash-key  # from a pipe
   deno task editor hash-key --target-ms 500       # slower, calibrated here
-  deno task editor hash-key --name alice --full-name "Alice Martin" --email alice@example.com`,
+  deno task editor hash-key --name alice --full-name "Alice Martin" --email alice@example.com
+  deno task editor hash-key --name bob --role author`,
     )
     .action(async (options: HashKeyOptions) => {
       await hashKeyCommand(options, {

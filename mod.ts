@@ -42,6 +42,10 @@ export {
   createAuthRoute,
   createContentRoute,
   createHistoryRoute,
+  createReviewLinkRoute,
+  createReviewPublishRoute,
+  createReviewScheduleRoute,
+  createReviewsRoute,
   createSaveRoute,
   createSessionRoute,
   createUploadRoute,
@@ -52,6 +56,12 @@ export type { SaveRoute } from "./routes/save.ts";
 export type { UploadRoute } from "./routes/upload.ts";
 export type { SessionRoute } from "./routes/session.ts";
 export type { HistoryRoute } from "./routes/history.ts";
+export type { ReviewsRoute } from "./routes/reviews.ts";
+export type { ReviewPublishRoute } from "./routes/review_publish.ts";
+export type { ReviewScheduleRoute } from "./routes/review_schedule.ts";
+export type { ReviewLinkRoute } from "./routes/review_link.ts";
+export { runSchedule } from "./lib/review/lazy_schedule.ts";
+export type { ScheduleOptions, ScheduleRun } from "./lib/review/schedule.ts";
 export type {
   ClientInfo,
   Env,
@@ -64,6 +74,7 @@ export type {
   RouteContext,
 } from "./lib/http/env.ts";
 export {
+  BranchExistsError,
   ConflictError,
   gitBlobSha,
   isOwnBranch,
@@ -76,14 +87,15 @@ export type {
   CommitResult,
   HistoryEntry,
   HistoryOptions,
+  PullRequestInit,
   Repository,
   RepositoryErrorCode,
   RepositoryFile,
   StagedBlob,
 } from "./lib/repository/repository.ts";
 export { PLAIN_EDITOR } from "./lib/access/editors.ts";
-export type { EditorIdentity } from "./lib/access/editors.ts";
-export { argon2Hash, hashKey, verifyKey } from "./lib/access/site_key.ts";
+export type { EditorIdentity, EditorRole } from "./lib/access/editors.ts";
+export { argon2Hash, hashKey, verifyKey } from "./lib/access/lazy_site_key.ts";
 export type {
   Argon2Job,
   Argon2Runner,

@@ -19,11 +19,19 @@ import type { SaveRoute } from "./routes/save.ts";
 import type { UploadRoute } from "./routes/upload.ts";
 import type { SessionRoute } from "./routes/session.ts";
 import type { HistoryRoute } from "./routes/history.ts";
+import type { ReviewsRoute } from "./routes/reviews.ts";
+import type { ReviewPublishRoute } from "./routes/review_publish.ts";
+import type { ReviewScheduleRoute } from "./routes/review_schedule.ts";
+import type { ReviewLinkRoute } from "./routes/review_link.ts";
 // Each route's module loads when a first request reaches it.
 import {
   createAuthRoute,
   createContentRoute,
   createHistoryRoute,
+  createReviewLinkRoute,
+  createReviewPublishRoute,
+  createReviewScheduleRoute,
+  createReviewsRoute,
   createSaveRoute,
   createSessionRoute,
   createUploadRoute,
@@ -46,7 +54,9 @@ export interface RouteHandlers {
 
 /**
  * The routes, keyed by path: `/api/auth`, `/api/content`, `/api/save`,
- * `/api/upload`, and beyond the reference `/api/session` and `/api/history`.
+ * `/api/upload`, and beyond the reference `/api/session`, `/api/history`
+ * and the review routes (`/api/reviews` and its `publish`, `schedule` and
+ * `link`).
  */
 export interface Routes {
   /** `/api/auth`, sessions: POST opens, DELETE ends. */
@@ -61,6 +71,14 @@ export interface Routes {
   readonly [ROUTES.session.path]: SessionRoute;
   /** `/api/history`, a page's commits: GET (beyond the reference). */
   readonly [ROUTES.history.path]: HistoryRoute;
+  /** `/api/reviews`, changes sent for review: GET, POST, DELETE. */
+  readonly [ROUTES.reviews.path]: ReviewsRoute;
+  /** `/api/reviews/publish`, a review published: POST. */
+  readonly [ROUTES.reviewPublish.path]: ReviewPublishRoute;
+  /** `/api/reviews/schedule`, a review's publish scheduled: POST. */
+  readonly [ROUTES.reviewSchedule.path]: ReviewScheduleRoute;
+  /** `/api/reviews/link`, a review's preview link: POST. */
+  readonly [ROUTES.reviewLink.path]: ReviewLinkRoute;
 }
 
 /** A site's router. */
@@ -118,6 +136,15 @@ export function createRouter(options: RouterOptions): Router {
     [ROUTES.upload.path]: createUploadRoute(),
     [ROUTES.session.path]: createSessionRoute(),
     [ROUTES.history.path]: createHistoryRoute({ locales }),
+    [ROUTES.reviews.path]: createReviewsRoute({
+      locales,
+      templateSyntax: options.templateSyntax,
+    }),
+    [ROUTES.reviewPublish.path]: createReviewPublishRoute({
+      templateSyntax: options.templateSyntax,
+    }),
+    [ROUTES.reviewSchedule.path]: createReviewScheduleRoute(),
+    [ROUTES.reviewLink.path]: createReviewLinkRoute(),
   });
   const find = (pathname: string): RouteHandlers | undefined =>
     Object.hasOwn(routes, pathname)

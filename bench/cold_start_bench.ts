@@ -9,18 +9,23 @@
  */
 
 import { firstAnswer } from "./cold_start_support.ts";
+import { recipeFlags } from "../tests/support/deploy_entry.ts";
 
 const work = await Deno.makeTempDir({ prefix: "editor-cold-start-" });
 const ENTRY = new URL("../examples/deno-deploy/main.ts", import.meta.url)
   .pathname;
 const BASELINE = new URL("./cold_start_baseline.ts", import.meta.url).pathname;
 const CONFIG = new URL("../deno.json", import.meta.url).pathname;
+// The runtime flags of the deno.json the entry deploys with.
+const FLAGS = await recipeFlags(
+  new URL("../examples/deno-deploy", import.meta.url).pathname,
+);
 let runs = 0;
 
 /** Spawns the script and waits for its first answer to an unknown path. */
 async function firstAnswerOf(script: string): Promise<void> {
   // The package's own deno.json: the example's maps @inpage/editor to JSR.
-  await firstAnswer(script, CONFIG, `${work}/kv-${runs++}.sqlite3`);
+  await firstAnswer(script, CONFIG, `${work}/kv-${runs++}.sqlite3`, FLAGS);
 }
 
 Deno.bench({

@@ -19,6 +19,7 @@
 import { join } from "node:path";
 import { firstAnswer, firstAnswerOf } from "./cold_start_support.ts";
 import { prepareExample } from "../tests/support/hosts.ts";
+import { recipeFlags } from "../tests/support/deploy_entry.ts";
 
 const here = new URL("..", import.meta.url).pathname;
 const other = Deno.args[0];
@@ -28,11 +29,17 @@ if (other === undefined) {
 }
 const n = Number(Deno.args[1] ?? 40);
 const ENTRY = "examples/deno-deploy/main.ts";
+// Each checkout's entry runs with the flags of the deno.json it deploys with;
+// the bare server with this checkout's.
+const flags = {
+  here: await recipeFlags(join(here, "examples/deno-deploy")),
+  other: await recipeFlags(join(other, "examples/deno-deploy")),
+};
 const vercel = await prepareExample("vercel");
 const work = await Deno.makeTempDir({ prefix: "editor-cold-compare-" });
 let runs = 0;
-const deno = ([script, config]: [string, string]) => () =>
-  firstAnswer(script, config, `${work}/kv-${runs++}.sqlite3`);
+const deno = ([script, config, flags]: [string, string, string[]]) => () =>
+  firstAnswer(script, config, `${work}/kv-${runs++}.sqlite3`, flags);
 const node = (script: string, ...args: string[]) => () =>
   firstAnswerOf("node", [join(here, "bench", script), ...args], {
     // Nothing connects before a request needs the store.
@@ -40,9 +47,13 @@ const node = (script: string, ...args: string[]) => () =>
     PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin",
   }, vercel);
 const entries: Record<string, () => Promise<number>> = {
-  bare: deno([`${here}bench/cold_start_baseline.ts`, `${here}deno.json`]),
-  other: deno([`${other}/${ENTRY}`, `${other}/deno.json`]),
-  this: deno([`${here}${ENTRY}`, `${here}deno.json`]),
+  bare: deno([
+    `${here}bench/cold_start_baseline.ts`,
+    `${here}deno.json`,
+    flags.here,
+  ]),
+  other: deno([`${other}/${ENTRY}`, `${other}/deno.json`, flags.other]),
+  this: deno([`${here}${ENTRY}`, `${here}deno.json`, flags.here]),
   "node bare": node("cold_start_node_bare.mjs"),
   "node handler": node(
     "cold_start_node_handler.mjs",

@@ -20,16 +20,19 @@ function freePort(): number {
  * @param script the entry point
  * @param config the `deno.json` to run it with
  * @param kvPath the KV file the entry point opens (`EDITOR_KV_PATH`)
+ * @param flags runtime flags, such as the `--unstable-*` of the deno.json
+ *   the entry deploys with
  * @returns the milliseconds from the spawn to the answer
  */
 export function firstAnswer(
   script: string,
   config: string,
   kvPath: string,
+  flags: readonly string[] = [],
 ): Promise<number> {
   return firstAnswerOf(
     Deno.execPath(),
-    ["run", "-A", "--quiet", "--config", config, script],
+    ["run", "-A", "--quiet", ...flags, "--config", config, script],
     { EDITOR_KV_PATH: kvPath },
   );
 }

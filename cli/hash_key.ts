@@ -1,7 +1,9 @@
 /**
  * `editor hash-key`: reads the site key and prints only its argon2id PHC
  * string, for `EDITOR_KEY_HASH`; with `--name`, generates a named editor's
- * key, prints it once, and prints the `EDITOR_KEYS` entry to add.
+ * key, prints it once, and prints the `EDITOR_KEYS` entry to add (with
+ * `--role author`, an editor who sends changes for review and never
+ * publishes).
  *
  * @module
  */
@@ -19,6 +21,8 @@ import { KEY_MAX } from "../lib/limits.ts";
 import { randomToken } from "../lib/access/random_token.ts";
 import {
   EDITOR_ID,
+  EDITOR_ROLES,
+  type EditorRole,
   PLAIN_EDITOR_ID,
   readEditorKeys,
 } from "../lib/access/editors.ts";
@@ -47,6 +51,11 @@ export interface HashKeyOptions {
   fullName?: string | undefined;
   /** The named editor's email, for commits; default `<id>@inpage.invalid`. */
   email?: string | undefined;
+  /**
+   * The named editor's role: `publisher` (the default, left out of the
+   * entry) or `author` (sends changes for review, never publishes).
+   */
+  role?: string | undefined;
 }
 
 /** Where `editor hash-key` reads and writes. */
@@ -98,9 +107,10 @@ export async function hashKeyCommand(
   }
   if (
     options.name === undefined &&
-    (options.fullName !== undefined || options.email !== undefined)
+    (options.fullName !== undefined || options.email !== undefined ||
+      options.role !== undefined)
   ) {
-    throw new KeyInputError("--full-name and --email go with --name");
+    throw new KeyInputError("--full-name, --email and --role go with --name");
   }
   const named = options.name === undefined ? undefined : namedEditor(options);
   const key = named ? `${named.id}.${randomToken(24)}` : await readKey(io);
@@ -133,7 +143,12 @@ export async function hashKeyCommand(
   }
   if (named) {
     const entry = JSON.stringify({
-      [named.id]: { hash: phc, name: named.name, email: named.email },
+      [named.id]: {
+        hash: phc,
+        name: named.name,
+        email: named.email,
+        ...(named.role === "author" ? { role: named.role } : {}),
+      },
     });
     const checked = readEditorKeys(entry);
     if (!checked.ok) throw new KeyInputError(checked.problem);
@@ -154,8 +169,14 @@ export async function hashKeyCommand(
 /** The named editor of `--name`, `--full-name` and `--email`, checked. */
 function namedEditor(
   options: HashKeyOptions,
-): { id: string; name: string; email: string } {
+): { id: string; name: string; email: string; role: EditorRole } {
   const id = options.name ?? "";
+  const role = options.role ?? "publisher";
+  if (!EDITOR_ROLES.includes(role as EditorRole)) {
+    throw new KeyInputError(
+      `--role must be ${EDITOR_ROLES.join(" or ")}`,
+    );
+  }
   if (!EDITOR_ID.test(id)) {
     throw new KeyInputError(
       "--name must be 1 to 32 lowercase letters, digits or -",
@@ -190,7 +211,7 @@ function namedEditor(
       ),
     );
   }
-  return { id, name: name.trim(), email };
+  return { id, name: name.trim(), email, role: role as EditorRole };
 }
 
 /**

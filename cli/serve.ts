@@ -7,7 +7,9 @@
 
 import { join, resolve } from "node:path";
 import { createRouter } from "../router.ts";
-import type { Env } from "../lib/http/env.ts";
+import { type Env, logNotice } from "../lib/http/env.ts";
+import { runSchedule } from "../lib/review/schedule.ts";
+import { PREVIEW_SECRET_MIN, SCHEDULE_EVERY_MS } from "../lib/limits.ts";
 import { checkLocales, type TemplateSyntax } from "../lib/pages/locales.ts";
 import { hashKey, parseKeyHash } from "../lib/access/site_key.ts";
 import { readEditorKeys } from "../lib/access/editors.ts";
@@ -144,8 +146,10 @@ export async function startServe(
       ...(editorKeys === undefined ? {} : { EDITOR_KEYS: editorKeys }),
       REPOSITORY: repository,
       EDITOR_LOG: (line) => io.out(line + "\n"),
+      EDITOR_PREVIEW_SECRET: previewSecretFor(io),
       ...(bodyIdleMs === undefined ? {} : { EDITOR_BODY_IDLE_MS: bodyIdleMs }),
     };
+    cleanups.unshift(runSchedules(env, io, options.templateSyntax));
     const router = createRouter({
       locales,
       templateSyntax: options.templateSyntax,
@@ -436,6 +440,66 @@ async function keyHashFor(
     editorKeys,
     editors,
   };
+}
+
+/**
+ * The preview secret: `EDITOR_PREVIEW_SECRET`, or one made for this run
+ * (preview links made in a run stop working when it stops).
+ */
+function previewSecretFor(io: ServeIo): string {
+  const given = io.getEnv("EDITOR_PREVIEW_SECRET");
+  if (!given) return randomToken(32);
+  if (given.length < PREVIEW_SECRET_MIN) {
+    throw new ServeError(
+      `EDITOR_PREVIEW_SECRET is shorter than ${PREVIEW_SECRET_MIN} characters: make one with openssl rand -base64 32, or leave it unset for one per run`,
+    );
+  }
+  return given;
+}
+
+/**
+ * Publishes the scheduled reviews whose time has come, every
+ * `EDITOR_SCHEDULE_EVERY_MS` (default 30 seconds; for tests), one run at a
+ * time; a line in the log for each review published or not.
+ *
+ * @returns the step that stops it, once a run under way has ended
+ */
+function runSchedules(
+  env: Env,
+  io: ServeIo,
+  templateSyntax: TemplateSyntax | undefined,
+): () => Promise<void> {
+  const every = scheduleEveryFrom(io.getEnv("EDITOR_SCHEDULE_EVERY_MS"));
+  let running: Promise<void> | undefined;
+  const run = async () => {
+    try {
+      const done = await runSchedule(env, { templateSyntax });
+      for (const { id, commit } of done.published) {
+        logNotice(env, `review ${id} published as scheduled in ${commit}`);
+      }
+      for (const { id, reason } of done.failed) {
+        logNotice(env, `review ${id} not published as scheduled: ${reason}`);
+      }
+    } catch (error) {
+      logNotice(env, `scheduled reviews did not run: ${messageOf(error)}`);
+    }
+  };
+  const timer = setInterval(() => {
+    running ??= run().finally(() => running = undefined);
+  }, every);
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
+}
+
+/** `EDITOR_SCHEDULE_EVERY_MS`: 10 to 3,600,000 milliseconds, else the default. */
+function scheduleEveryFrom(value: string | undefined): number {
+  if (value === undefined || !/^[0-9]{2,7}$/.test(value.trim())) {
+    return SCHEDULE_EVERY_MS;
+  }
+  const ms = Number(value.trim());
+  return ms >= 10 && ms <= 3_600_000 ? ms : SCHEDULE_EVERY_MS;
 }
 
 /** Opens the KV file, creating its folder; a failure is one clear line. */

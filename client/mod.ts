@@ -1,6 +1,9 @@
 /**
  * The browser client of the editing routes: log in, read a page, publish
- * it, upload an image, log out. It uses only `fetch`, `FormData` and `URL`,
+ * it, upload an image, log out; and beyond them, who is logged in, a page's
+ * history, and reviews (send pages for review, list and read them, open
+ * one from a preview link, publish, schedule, close, make a preview link).
+ * It uses only `fetch`, `FormData` and `URL`,
  * so it runs in any browser and in tests; every failure is one
  * {@linkcode EditorError} carrying the route's code and what goes with it.
  * The answers are checked against the same wire schemas the server uses.
@@ -50,18 +53,53 @@ export type {
   UploadAnswer,
 } from "../lib/wire/mod.ts";
 export { IMAGE_KINDS, INVALID_REASONS } from "../lib/wire/mod.ts";
+export type { PageProblems } from "../lib/wire/mod.ts";
 export { getPointer, setPointer } from "../lib/wire/pointer.ts";
 import { ROUTES, STAGED_PARAMETER } from "../lib/wire/names.ts";
+export { PREVIEW_PARAMETER } from "../lib/wire/names.ts";
+import {
+  type ReviewAnswer,
+  reviewAnswer,
+  type ReviewCreated,
+  reviewCreated,
+  type ReviewField,
+  type ReviewLink,
+  reviewLinkAnswer,
+  type ReviewList,
+  reviewList,
+  type ReviewPublished,
+  reviewPublished,
+  type ReviewScheduled,
+  reviewScheduled,
+} from "../lib/wire/review.ts";
+export type {
+  ReviewAnswer,
+  ReviewAuthor,
+  ReviewCreated,
+  ReviewFailure,
+  ReviewField,
+  ReviewLink,
+  ReviewList,
+  ReviewPage,
+  ReviewPublished,
+  ReviewScheduled,
+  ReviewSummary,
+} from "../lib/wire/review.ts";
+import type { PageProblems } from "../lib/wire/mod.ts";
 
 /**
  * The code of a failure: the route's error code, `rate_limited` for a 429,
  * `unavailable` when the server or its repository cannot serve (502, 503),
- * `network` when no answer came, `bad_answer` when the answer is not the
- * documented shape.
+ * `forbidden` when the editor's role does not allow it (an author
+ * publishing), `too_many_reviews` when the site keeps as many open reviews
+ * as it may, `network` when no answer came, `bad_answer` when the answer is
+ * not the documented shape.
  */
 export type ErrorCode =
   | "bad_request"
   | "unauthorized"
+  | "forbidden"
+  | "too_many_reviews"
   | "not_found"
   | "method_not_allowed"
   | "conflict"
@@ -77,7 +115,7 @@ export type ErrorCode =
 const STATUS_CODES: Readonly<Record<number, ErrorCode>> = {
   400: "bad_request",
   401: "unauthorized",
-  403: "unauthorized",
+  403: "forbidden",
   404: "not_found",
   405: "method_not_allowed",
   409: "conflict",
@@ -107,6 +145,12 @@ export interface EditorErrorInit {
   problems?: readonly PageProblemBody[] | undefined;
   /** On a 502, the repository's own code (`not_found`, `unauthorized`, `unavailable`). */
   repository?: string | undefined;
+  /** The fields changed on both sides, on a 409 of a review's publish. */
+  fields?: readonly ReviewField[] | undefined;
+  /** Each page refused, on a 422 of `sendForReview`. */
+  pages?: readonly PageProblems[] | undefined;
+  /** The page whose version is stale, on a 409 of `sendForReview`. */
+  path?: string | undefined;
   /** The underlying failure, for a `network` error. */
   cause?: unknown;
 }
@@ -142,6 +186,15 @@ export class EditorError extends Error {
   readonly problems: readonly PageProblemBody[];
   /** On a 502, the repository's own code. */
   readonly repository: string | undefined;
+  /**
+   * The fields changed on both sides, on a 409 of a review's publish
+   * (`[]` otherwise): show them as the conflict view of a publish does.
+   */
+  readonly fields: readonly ReviewField[];
+  /** Each page refused by the page rules, on a 422 of a review (`[]` otherwise). */
+  readonly pages: readonly PageProblems[];
+  /** The page whose version is stale, on a 409 of `sendForReview`. */
+  readonly path: string | undefined;
 
   /**
    * Creates the error.
@@ -168,6 +221,9 @@ export class EditorError extends Error {
         ? [{ at: init.at, reason: init.reason }]
         : []);
     this.repository = init.repository;
+    this.fields = init.fields ?? [];
+    this.pages = init.pages ?? [];
+    this.path = init.path;
   }
 }
 
@@ -183,6 +239,21 @@ export interface PublishRequest {
   version: string;
   /** The commit message (one line, at most 120 characters once cleaned). */
   message?: string | undefined;
+}
+
+/** What {@linkcode sendForReview} sends. */
+export interface ReviewRequest {
+  /** What the review is: its commit message and its pull request's title. */
+  message: string;
+  /** The pages, 1 to 20, each path once, each as {@linkcode publish} takes it. */
+  pages: readonly {
+    /** The page path. */
+    path: string;
+    /** The whole page: its text, or an object written as indented JSON. */
+    content: string | PageObject;
+    /** The version read, or `""` for a new page. */
+    version: string;
+  }[];
 }
 
 /** How {@linkcode upload} stores an image. */
@@ -229,6 +300,25 @@ export interface Client {
   history(path: string, before?: string): Promise<HistoryAnswer>;
   /** A page as it was at a commit, with its version then. */
   readAt(path: string, commit: string): Promise<ContentAnswer>;
+  /** Sends pages for review: `{ id, branch }` (and `pull` on GitHub). */
+  sendForReview(request: ReviewRequest): Promise<ReviewCreated>;
+  /** The open reviews, oldest first. */
+  reviews(): Promise<ReviewList>;
+  /** One review, each page with its base, content and version. */
+  review(id: string): Promise<ReviewAnswer>;
+  /** The review a preview link's token names; needs no session. */
+  previewReview(token: string): Promise<ReviewAnswer>;
+  /** Publishes a review (a publisher): `{ commit, versions }`. */
+  publishReview(id: string): Promise<ReviewPublished>;
+  /** Closes a review without publishing it (a publisher, or its author). */
+  closeReview(id: string): Promise<void>;
+  /** Schedules a review's publish (a publisher), or cancels it (`null`). */
+  scheduleReview(
+    id: string,
+    at: Date | string | null,
+  ): Promise<ReviewScheduled>;
+  /** A preview link of a review, for 1 to 168 hours; `page` is where it opens. */
+  reviewLink(id: string, hours: number, page?: string): Promise<ReviewLink>;
 }
 
 /**
@@ -280,6 +370,8 @@ export function createClient(options: ClientOptions = {}): Client {
       headers: { "content-type": "application/json" },
       body: JSON.stringify(body),
     });
+  const reviewsAt = (query: Record<string, string>) =>
+    url(`${ROUTES.reviews.path}?${new URLSearchParams(query)}`);
   return {
     async login(key) {
       await call(json("POST", ROUTES.auth.path, { key }), okAnswer);
@@ -295,9 +387,7 @@ export function createClient(options: ClientOptions = {}): Client {
       return call(new Request(url(target)), contentAnswer);
     },
     publish({ path, content, version, message }) {
-      const text = typeof content === "string"
-        ? content
-        : JSON.stringify(content, null, 2) + "\n";
+      const text = pageText(content);
       const body = message === undefined
         ? { path, content: text, version }
         : { path, content: text, version, message };
@@ -320,6 +410,58 @@ export function createClient(options: ClientOptions = {}): Client {
       const target = `${ROUTES.content.path}?${query}`;
       return call(new Request(url(target)), contentAnswer);
     },
+    sendForReview({ message, pages }) {
+      const body = {
+        message,
+        pages: pages.map(({ path, content, version }) => ({
+          path,
+          content: pageText(content),
+          version,
+        })),
+      };
+      return call(json("POST", ROUTES.reviews.path, body), reviewCreated);
+    },
+    reviews() {
+      return call(new Request(url(ROUTES.reviews.path)), reviewList);
+    },
+    review(id) {
+      return call(new Request(reviewsAt({ id })), reviewAnswer);
+    },
+    previewReview(token) {
+      return call(
+        new Request(reviewsAt({ token }), {
+          credentials: "omit",
+          referrerPolicy: "no-referrer",
+        }),
+        reviewAnswer,
+      );
+    },
+    publishReview(id) {
+      return call(
+        json("POST", ROUTES.reviewPublish.path, { id }),
+        reviewPublished,
+      );
+    },
+    async closeReview(id) {
+      await call(
+        new Request(reviewsAt({ id }), { method: "DELETE" }),
+        okAnswer,
+      );
+    },
+    scheduleReview(id, at) {
+      const time = at instanceof Date ? at.toISOString() : at;
+      return call(
+        json("POST", ROUTES.reviewSchedule.path, { id, at: time }),
+        reviewScheduled,
+      );
+    },
+    reviewLink(id, hours, page) {
+      const body = page === undefined ? { id, hours } : { id, hours, page };
+      return call(
+        json("POST", ROUTES.reviewLink.path, body),
+        reviewLinkAnswer,
+      );
+    },
     upload(file, name, options) {
       const form = new FormData();
       const fileName = "name" in file && typeof file.name === "string" &&
@@ -337,6 +479,13 @@ export function createClient(options: ClientOptions = {}): Client {
       );
     },
   };
+}
+
+/** A page as the routes take it: its text, or an object as indented JSON. */
+function pageText(content: string | PageObject): string {
+  return typeof content === "string"
+    ? content
+    : JSON.stringify(content, null, 2) + "\n";
 }
 
 /**
@@ -363,8 +512,9 @@ export function failure(response: Response, body: unknown): EditorError {
   const fields: ErrorBody | undefined = parsed.success
     ? parsed.data
     : undefined;
-  const code = STATUS_CODES[status] ??
-    (status >= 500 ? "unavailable" : "bad_answer");
+  const code = status === 409 && fields?.error === "too_many_reviews"
+    ? "too_many_reviews"
+    : STATUS_CODES[status] ?? (status >= 500 ? "unavailable" : "bad_answer");
   const header = response.headers.get("retry-after");
   const seconds = header !== null && /^\d+$/.test(header.trim())
     ? Number(header.trim())
@@ -377,6 +527,9 @@ export function failure(response: Response, body: unknown): EditorError {
     kind: fields?.kind,
     problems: fields?.problems,
     repository: status === 502 ? fields?.error : undefined,
+    fields: fields?.fields,
+    pages: fields?.pages,
+    path: fields?.path,
   });
 }
 
@@ -556,4 +709,180 @@ export function history(
  */
 export function readAt(path: string, commit: string): Promise<ContentAnswer> {
   return client().readAt(path, commit);
+}
+
+/**
+ * Sends pages for review (beyond the reference): one commit on a branch of
+ * its own, the site untouched until a publisher publishes it. Authors and
+ * publishers alike.
+ *
+ * @param request the message and 1 to 20 pages, each with the version read
+ * @returns `{ id, branch }`, and `pull` (its pull request) on GitHub
+ * @throws {EditorError} `invalid_content` with `pages` (each page's
+ *   problems), `conflict` with `path` (a page published meanwhile: read it
+ *   again), `bad_request` when no page changes anything, `too_many_reviews`
+ * @example
+ * ```ts ignore
+ * import { read, sendForReview } from "@inpage/editor/client";
+ *
+ * const path = "src/content/pages/en/about.json";
+ * const { content, version } = await read(path);
+ * const page = { ...JSON.parse(content), title: "About us" };
+ * const { id } = await sendForReview({
+ *   message: "Retitle the about page",
+ *   pages: [{ path, content: page, version }],
+ * });
+ * ```
+ */
+export function sendForReview(request: ReviewRequest): Promise<ReviewCreated> {
+  return client().sendForReview(request);
+}
+
+/**
+ * The open reviews, oldest first (beyond the reference).
+ *
+ * @returns `{ reviews: [{ id, branch, message, author, created, pages, scheduled, failed }] }`
+ * @throws {EditorError} `unauthorized` without a session
+ * @example
+ * ```ts ignore
+ * import { reviews } from "@inpage/editor/client";
+ *
+ * for (const review of (await reviews()).reviews) {
+ *   console.log(review.message, "by", review.author.name);
+ * }
+ * ```
+ */
+export function reviews(): Promise<ReviewList> {
+  return client().reviews();
+}
+
+/**
+ * One review, each page with its `base` (the version it was made from), its
+ * `content` in the review and its `version` (beyond the reference).
+ *
+ * @param id the review's id
+ * @returns the review
+ * @throws {EditorError} `not_found` once it is published or closed
+ * @example
+ * ```ts ignore
+ * import { review } from "@inpage/editor/client";
+ *
+ * const { pages } = await review("0123456789abcdef0123456789abcdef");
+ * const changed = JSON.parse(pages[0]!.content);
+ * ```
+ */
+export function review(id: string): Promise<ReviewAnswer> {
+  return client().review(id);
+}
+
+/**
+ * The review a preview link names, read-only, without a session (beyond
+ * the reference): the token is the link's `inpage-preview` parameter.
+ *
+ * @param token the token
+ * @returns the review
+ * @throws {EditorError} `unauthorized` for a token altered, expired or
+ *   signed under another secret; `not_found` once the review is closed
+ * @example
+ * ```ts ignore
+ * import { PREVIEW_PARAMETER, previewReview } from "@inpage/editor/client";
+ *
+ * const token = new URL(location.href).searchParams.get(PREVIEW_PARAMETER);
+ * if (token) console.log((await previewReview(token)).message);
+ * ```
+ */
+export function previewReview(token: string): Promise<ReviewAnswer> {
+  return client().previewReview(token);
+}
+
+/**
+ * Publishes a review (a publisher; beyond the reference): its field
+ * changes applied to the pages as they are now, in one commit.
+ *
+ * @param id the review's id
+ * @returns `{ commit, versions }`: each page's new version
+ * @throws {EditorError} `conflict` with `fields` (each `{ path, pointer }`
+ *   changed on both sides: nothing was published), `forbidden` for an
+ *   author, `not_found`, `invalid_content` with `pages`
+ * @example
+ * ```ts ignore
+ * import { EditorError, publishReview } from "@inpage/editor/client";
+ *
+ * try {
+ *   await publishReview("0123456789abcdef0123456789abcdef");
+ * } catch (error) {
+ *   if (error instanceof EditorError && error.code === "conflict") {
+ *     console.log(error.fields); // [{ path, pointer: "/title" }]
+ *   }
+ * }
+ * ```
+ */
+export function publishReview(id: string): Promise<ReviewPublished> {
+  return client().publishReview(id);
+}
+
+/**
+ * Closes a review without publishing it (a publisher, or the review's
+ * author; beyond the reference): its branch is deleted.
+ *
+ * @param id the review's id
+ * @returns when it is closed
+ * @throws {EditorError} `forbidden` for another author's review, `not_found`
+ * @example
+ * ```ts ignore
+ * import { closeReview } from "@inpage/editor/client";
+ *
+ * await closeReview("0123456789abcdef0123456789abcdef");
+ * ```
+ */
+export function closeReview(id: string): Promise<void> {
+  return client().closeReview(id);
+}
+
+/**
+ * Schedules a review's publish (a publisher; beyond the reference), or
+ * cancels it with `null`. A schedule that meets a conflict leaves the
+ * review open with `failed` saying why.
+ *
+ * @param id the review's id
+ * @param at when: a `Date`, or ISO 8601 with its offset; at most 366 days ahead
+ * @returns `{ id, scheduled }`, the time in UTC or `null`
+ * @throws {EditorError} `bad_request` for a time refused, `forbidden`, `not_found`
+ * @example
+ * ```ts ignore
+ * import { scheduleReview } from "@inpage/editor/client";
+ *
+ * await scheduleReview("0123456789abcdef0123456789abcdef", "2026-12-01T08:00:00+01:00");
+ * ```
+ */
+export function scheduleReview(
+  id: string,
+  at: Date | string | null,
+): Promise<ReviewScheduled> {
+  return client().scheduleReview(id, at);
+}
+
+/**
+ * A preview link of a review (beyond the reference): whoever opens it sees
+ * the review on the live page, read-only, until it expires.
+ *
+ * @param id the review's id
+ * @param hours how long it works: 1 to 168
+ * @param page the site path it opens; default the first page's address
+ * @returns `{ url, expires }`
+ * @throws {EditorError} `unavailable` when the server has no preview secret
+ * @example
+ * ```ts ignore
+ * import { reviewLink } from "@inpage/editor/client";
+ *
+ * const { url } = await reviewLink("0123456789abcdef0123456789abcdef", 48, location.pathname);
+ * await navigator.clipboard.writeText(new URL(url, location.href).href);
+ * ```
+ */
+export function reviewLink(
+  id: string,
+  hours: number,
+  page?: string,
+): Promise<ReviewLink> {
+  return client().reviewLink(id, hours, page);
 }

@@ -104,15 +104,27 @@ export const RATE_MEMO_MAX = 10_000;
 
 /**
  * The rate budgets: requests per client and route, in a sliding window. The
- * four of the reference, and the editors' own two: `/api/session` (a KV
- * read, asked once per page view: 120 per 5 minutes, so that a dev server
- * reloading the page does not run it out) and `/api/history` (up to 4
- * pages of the repository's commits list each: 30 per 5 minutes). Neither
- * spends the content route's 60 reads.
+ * four of the reference; the editors' own two: `/api/session` (a KV read,
+ * asked once per page view: 120 per 5 minutes, so that a dev server
+ * reloading the page does not run it out) and `/api/history` (up to 4 pages
+ * of the repository's commits list each: 30 per 5 minutes), neither
+ * spending the content route's 60 reads; and one for each review route:
+ * `/api/reviews` (list, read, preview read, send, close),
+ * `/api/reviews/publish` (a commit of up to 20 pages),
+ * `/api/reviews/schedule` and `/api/reviews/link`.
  */
 export const BUDGETS: Readonly<
   Record<
-    "auth" | "content" | "save" | "upload" | "session" | "history",
+    | "auth"
+    | "content"
+    | "save"
+    | "upload"
+    | "session"
+    | "history"
+    | "reviews"
+    | "reviewPublish"
+    | "reviewSchedule"
+    | "reviewLink",
     { readonly limit: number; readonly windowMs: number }
   >
 > = Object.freeze({
@@ -122,7 +134,45 @@ export const BUDGETS: Readonly<
   upload: { limit: 30, windowMs: 15 * MINUTE },
   session: { limit: 120, windowMs: 5 * MINUTE },
   history: { limit: 30, windowMs: 5 * MINUTE },
+  reviews: { limit: 30, windowMs: 5 * MINUTE },
+  reviewPublish: { limit: 10, windowMs: 15 * MINUTE },
+  reviewSchedule: { limit: 30, windowMs: 15 * MINUTE },
+  reviewLink: { limit: 30, windowMs: 15 * MINUTE },
 });
+
+/** Most pages one review holds (`POST /api/reviews`). */
+export const REVIEW_PAGES_MAX = 20;
+/**
+ * Largest `POST /api/reviews` body: one `/api/save` envelope per page, so
+ * every page that can be saved can be sent for review (2,560,000 bytes).
+ */
+export const REVIEW_ENVELOPE_MAX: number = REVIEW_PAGES_MAX * ENVELOPE_MAX;
+/**
+ * Largest body of the other review routes (`{ id }`, `{ id, at }`,
+ * `{ id, hours, page }`), in bytes.
+ */
+export const REVIEW_BODY_MAX = 2_000;
+/** Most reviews open at once on a site. */
+export const REVIEWS_OPEN_MAX = 100;
+/** Most changed fields a review's pull request names per page. */
+export const REVIEW_FIELDS_LISTED_MAX = 30;
+/** How far ahead a review may be scheduled: 366 days, in milliseconds. */
+export const SCHEDULE_AHEAD_MAX_MS: number = 366 * 24 * 60 * MINUTE;
+/**
+ * How long a publish under way holds its review, in milliseconds: a
+ * process stopped in the middle releases it after this long.
+ */
+export const REVIEW_CLAIM_MS: number = 10 * MINUTE;
+/** How often `editor serve` runs the schedules, in milliseconds. */
+export const SCHEDULE_EVERY_MS: number = MINUTE / 2;
+/** Shortest life of a preview link, in hours. */
+export const PREVIEW_HOURS_MIN = 1;
+/** Longest life of a preview link, in hours (a week). */
+export const PREVIEW_HOURS_MAX = 168;
+/** Shortest `EDITOR_PREVIEW_SECRET` accepted, in characters. */
+export const PREVIEW_SECRET_MIN = 32;
+/** Longest site path a preview link may open (`page`), in characters. */
+export const PREVIEW_PAGE_MAX = 200;
 
 /** The most problems one refusal of the page rules lists (a 422's `problems`). */
 export const PAGE_PROBLEMS_MAX = 50;

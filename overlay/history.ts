@@ -36,12 +36,14 @@ import { bannerWords } from "./views/words.ts";
 export async function showEditor(
   client: Pick<Client, "session">,
   element: HTMLElement,
+  role?: (role: "author" | "publisher") => void,
 ): Promise<void> {
   if (!hasEditCookie(document.cookie)) return;
   try {
     const { editor } = await client.session();
     element.textContent = text("loggedInAs", { name: editor.name });
     element.hidden = false;
+    role?.(editor.role ?? "publisher");
   } catch {
     element.hidden = true;
   }

@@ -8,7 +8,8 @@
  * `?edit`, or when the editor presses Ctrl+Shift+E (⌘+Shift+E on a Mac);
  * with that cookie (a session exists) it also reads the page's files beside
  * the import. Without it nothing is read before the editor logs in, so that
- * no request fails.
+ * no request fails. A review's preview link (`?inpage-preview=TOKEN`)
+ * imports the preview mode (`./preview.js`) instead, and nothing else.
  *
  * @module
  */
@@ -52,7 +53,23 @@ function load(): void {
   );
 }
 
-if (hasSession() || new URLSearchParams(location.search).has("edit")) {
+/**
+ * A review's preview link (`?inpage-preview=TOKEN`): the preview mode, not
+ * the overlay. No login, no editing, and no shortcut to either.
+ */
+function preview(token: string): void {
+  const url = new URL("./preview.js", import.meta.url).href;
+  import(url).then(
+    (mode: { start(token: string): Promise<void> }) => mode.start(token),
+  );
+}
+
+const query = new URLSearchParams(location.search);
+const token = query.get("inpage-preview");
+
+if (token !== null) {
+  preview(token);
+} else if (hasSession() || query.has("edit")) {
   load();
 } else {
   addEventListener("keydown", (event) => {

@@ -164,7 +164,7 @@ async function open(client: Client): Promise<void> {
     shell.editing(true);
     return;
   }
-  void showEditor(client, controller.bar.who);
+  void showEditor(client, controller.bar.who, controller.bar.setRole);
   const page = mountPage(working, opening.pages, hostsOf(controller));
   const tr = store.state.tr.setActivity({ kind: "idle" }).setNotice(undefined);
   for (const each of page.pages) {

@@ -37,11 +37,7 @@ import { Strike } from "@tiptap/extension-strike";
 import { Text } from "@tiptap/extension-text";
 import { Underline } from "@tiptap/extension-underline";
 import { UndoRedo } from "@tiptap/extensions";
-import {
-  isSafeMarkup,
-  MARKUP_ATTRIBUTES,
-  MARKUP_TAGS,
-} from "../lib/pages/markup_rule.ts";
+import { allowedMarkup } from "./allowed_markup.ts";
 
 // Markdown regions' editor shares this part (one file, Tiptap once).
 export { createMarkdownText } from "./markdown_text.ts";
@@ -95,67 +91,6 @@ const ListItemNoTab = ListItem.extend({
 });
 
 const BLOCK = /<(?:p|ul|ol|li)[\s>]/i;
-
-/** Elements dropped whole, their text too (it is code, not words). */
-const DROPPED = new Set([
-  "script",
-  "style",
-  "template",
-  "textarea",
-  "title",
-  "iframe",
-  "object",
-  "embed",
-  "noscript",
-  "noembed",
-  "noframes",
-  "xmp",
-  "plaintext",
-  "select",
-  "svg",
-  "math",
-]);
-const TAGS = new Set(MARKUP_TAGS);
-
-/**
- * A value as the page may show it: as it is when the page rules' markup
- * rule accepts it; else read in an inert template and kept to the same
- * allowlist: an element outside it gives way to its children (or goes
- * whole, {@linkcode DROPPED}), every attribute outside it goes, and
- * comments go. Walked without recursion.
- *
- * @param value a rich text value
- * @returns markup holding only allowed tags and attributes
- */
-export function allowedMarkup(value: string): string {
-  if (isSafeMarkup(value)) return value;
-  const template = document.createElement("template");
-  template.innerHTML = value;
-  const walk = [...template.content.childNodes];
-  for (let node = walk.pop(); node; node = walk.pop()) {
-    if (node instanceof Element) {
-      const name = node.localName;
-      if (DROPPED.has(name)) {
-        node.remove();
-        continue;
-      }
-      walk.push(...node.childNodes);
-      if (!TAGS.has(name) || node.namespaceURI !== document.body.namespaceURI) {
-        node.replaceWith(...node.childNodes);
-        continue;
-      }
-      const allowed = MARKUP_ATTRIBUTES[name] ?? [];
-      for (const attribute of [...node.attributes]) {
-        if (!allowed.includes(attribute.name)) {
-          node.removeAttribute(attribute.name);
-        }
-      }
-    } else if (node.nodeType !== Node.TEXT_NODE) {
-      node.parentNode?.removeChild(node);
-    }
-  }
-  return template.innerHTML;
-}
 
 /** A rich text region's editor. */
 export interface RichText {

@@ -60,8 +60,8 @@ export interface DialogOptions {
 }
 
 /**
- * Shows a modal dialog in the shadow root, puts the focus on its first
- * field (or its primary button), and resolves with what closed it, giving
+ * Shows a modal dialog in the shadow root, puts the focus on the element
+ * marked `data-first-focus`, else its first field (or its primary button), and resolves with what closed it, giving
  * the focus back where it was. Escape closes it with `"cancel"` (after
  * `beforeCancel`, when given, agrees).
  *
@@ -79,9 +79,10 @@ export function showDialog(
   dialog.returnValue = "";
   root.querySelector(".ui")?.append(dialog);
   dialog.showModal();
-  (dialog.querySelector<HTMLElement>(
-    "input:not([type=hidden]):not([disabled]), textarea",
-  ) ?? dialog.querySelector<HTMLElement>("button.primary:not([disabled])") ??
+  (dialog.querySelector<HTMLElement>("[data-first-focus]") ??
+    dialog.querySelector<HTMLElement>(
+      "input:not([type=hidden]):not([disabled]), textarea",
+    ) ?? dialog.querySelector<HTMLElement>("button.primary:not([disabled])") ??
     dialog.querySelector<HTMLElement>("button"))?.focus();
   return new Promise((resolve) => {
     // Answered as it closes, not at its close event, which comes a task

@@ -12,12 +12,17 @@
 import type { Handler } from "../lib/http/env.ts";
 import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
 import { ROUTES } from "../lib/wire/names.ts";
+import { refusesTemplateSyntax } from "../lib/pages/template_rule.ts";
 import type { AuthRoute } from "./auth.ts";
 import type { ContentRoute } from "./content.ts";
 import type { SaveRoute } from "./save.ts";
 import type { UploadRoute } from "./upload.ts";
 import type { SessionRoute } from "./session.ts";
 import type { HistoryRoute } from "./history.ts";
+import type { ReviewsRoute } from "./reviews.ts";
+import type { ReviewPublishRoute } from "./review_publish.ts";
+import type { ReviewScheduleRoute } from "./review_schedule.ts";
+import type { ReviewLinkRoute } from "./review_link.ts";
 
 type Entry = (typeof ROUTES)[keyof typeof ROUTES];
 
@@ -200,5 +205,123 @@ export function createHistoryRoute(options: RouterOptions): HistoryRoute {
   return lazyRoute(
     ROUTES.history,
     async () => (await import("./history.ts")).createHistoryRoute({ locales }),
+  );
+}
+
+/**
+ * Creates the `/api/reviews` handlers: changes sent for review (POST), the
+ * open reviews or one (GET, or a preview with `token`), a review closed
+ * (DELETE).
+ *
+ * @param options `{ locales }`
+ * @returns `onRequest`, `onRequestGet`, `onRequestPost`, `onRequestDelete`
+ * @throws {TypeError} on an empty or malformed locales list
+ * @example
+ * ```ts
+ * import { createReviewsRoute } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const reviews = createReviewsRoute({ locales: ["en"] });
+ * const response = await reviews.onRequest({
+ *   request: new Request("https://site.example/api/reviews", { method: "PUT" }),
+ *   env: {},
+ * });
+ * assert.equal(response.status, 405);
+ * ```
+ */
+export function createReviewsRoute(options: RouterOptions): ReviewsRoute {
+  const locales = checkLocales(options);
+  return lazyRoute(
+    ROUTES.reviews,
+    async () =>
+      (await import("./reviews.ts")).createReviewsRoute({
+        locales,
+        templateSyntax: options.templateSyntax,
+      }),
+  );
+}
+
+/**
+ * Creates the `/api/reviews/publish` handlers: a review published in one
+ * commit (a publisher's POST).
+ *
+ * @param options `templateSyntax: "refuse"` for a site whose templates
+ *   render page strings (the pages published are checked as `/api/save`
+ *   checks them)
+ * @returns `onRequest` and `onRequestPost`
+ * @example
+ * ```ts
+ * import { createReviewPublishRoute } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const publish = createReviewPublishRoute();
+ * const response = await publish.onRequest({
+ *   request: new Request("https://site.example/api/reviews/publish"),
+ *   env: {},
+ * });
+ * assert.equal(response.status, 405);
+ * ```
+ */
+export function createReviewPublishRoute(
+  options: Pick<RouterOptions, "templateSyntax"> = {},
+): ReviewPublishRoute {
+  refusesTemplateSyntax(options.templateSyntax);
+  return lazyRoute(
+    ROUTES.reviewPublish,
+    async () =>
+      (await import("./review_publish.ts")).createReviewPublishRoute({
+        templateSyntax: options.templateSyntax,
+      }),
+  );
+}
+
+/**
+ * Creates the `/api/reviews/schedule` handlers: a review's publish set for
+ * a time, or unset (a publisher's POST).
+ *
+ * @returns `onRequest` and `onRequestPost`
+ * @example
+ * ```ts
+ * import { createReviewScheduleRoute } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const schedule = createReviewScheduleRoute();
+ * const response = await schedule.onRequest({
+ *   request: new Request("https://site.example/api/reviews/schedule"),
+ *   env: {},
+ * });
+ * assert.equal(response.status, 405);
+ * ```
+ */
+export function createReviewScheduleRoute(): ReviewScheduleRoute {
+  return lazyRoute(
+    ROUTES.reviewSchedule,
+    async () =>
+      (await import("./review_schedule.ts")).createReviewScheduleRoute(),
+  );
+}
+
+/**
+ * Creates the `/api/reviews/link` handlers: a signed preview link of a
+ * review, for people without a key (POST).
+ *
+ * @returns `onRequest` and `onRequestPost`
+ * @example
+ * ```ts
+ * import { createReviewLinkRoute } from "@inpage/editor";
+ * import assert from "node:assert/strict";
+ *
+ * const link = createReviewLinkRoute();
+ * const response = await link.onRequest({
+ *   request: new Request("https://site.example/api/reviews/link"),
+ *   env: {},
+ * });
+ * assert.equal(response.status, 405);
+ * ```
+ */
+export function createReviewLinkRoute(): ReviewLinkRoute {
+  return lazyRoute(
+    ROUTES.reviewLink,
+    async () => (await import("./review_link.ts")).createReviewLinkRoute(),
   );
 }

@@ -14,6 +14,7 @@ import { checkLocales, type RouterOptions } from "../lib/pages/locales.ts";
 import { saveRequest } from "../lib/http/page_request.ts";
 import { tooLarge } from "../lib/http/http_error.ts";
 import { admit } from "../lib/access/admission.ts";
+import { requirePublisher } from "../lib/access/editors.ts";
 import {
   bodyIdleMs,
   checkDeclaredSize,
@@ -23,17 +24,7 @@ import { publish } from "../lib/publish/publish_page.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
 import { ROUTES } from "../lib/wire/names.ts";
 import { CONTENT_MAX, ENVELOPE_MAX } from "../lib/limits.ts";
-
-/**
- * The page rules, loaded when a page is first published: their HTML
- * tokenizers are not needed to start or to answer any other route.
- */
-let pageRulesModule:
-  | Promise<typeof import("../lib/pages/page_rules.ts")>
-  | undefined;
-function loadPageRules(): Promise<typeof import("../lib/pages/page_rules.ts")> {
-  return pageRulesModule ??= import("../lib/pages/page_rules.ts");
-}
+import { loadPageRules } from "../lib/pages/load.ts";
 
 /** The handlers of `/api/save`. */
 export interface SaveRoute {
@@ -77,6 +68,8 @@ export function createSaveRoute(options: RouterOptions): SaveRoute {
       const { editor } = admission.requireSession();
       exchange.editor = editor.id;
       await admission.spend();
+      // The role is part of identity: an author's body is never read.
+      requirePublisher(editor);
       const bytes = await receiveBody(
         request,
         ENVELOPE_MAX,

@@ -17,7 +17,7 @@ import { ROUTES } from "../lib/wire/names.ts";
 export interface SessionRoute {
   /** Dispatches on the method; 405 for anything but GET. */
   onRequest: Handler;
-  /** The session's editor: `{ editor: { id, name } }`. */
+  /** The session's editor: `{ editor: { id, name, role } }`. */
   onRequestGet: Handler;
 }
 
@@ -46,7 +46,9 @@ export function createSessionRoute(): SessionRoute {
     const { editor } = admission.requireSession();
     exchange.editor = editor.id;
     await admission.spend();
-    return jsonResponse(200, { editor: { id: editor.id, name: editor.name } });
+    return jsonResponse(200, {
+      editor: { id: editor.id, name: editor.name, role: editor.role },
+    });
   });
   return {
     onRequest: dispatch(ROUTES.session, { GET: onRequestGet }),

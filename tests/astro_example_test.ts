@@ -117,12 +117,12 @@ Deno.test("astro example: the layout loads the overlay, the template writes regi
   );
 });
 
-Deno.test("astro example: its deno.json maps the package for deploy.ts and turns on KV", async () => {
+Deno.test("astro example: its deno.json maps the package for deploy.ts, turns on KV and leaves dynamic imports until they run", async () => {
   const config = JSON.parse(
     await Deno.readTextFile(join(EXAMPLE, "deno.json")),
   );
   assert.match(config.imports["@inpage/editor"], /^jsr:@inpage\/editor@/);
-  assert.deepEqual(config.unstable, ["kv"]);
+  assert.deepEqual(config.unstable, ["kv", "lazy-dynamic-imports"]);
 });
 
 Deno.test("astro example: its CI checks the pages with editor check, then builds, checks the built regions, then deploys deploy.ts", async () => {

@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ROUTES } from "../lib/wire/names.ts";
+import { recipeFlags } from "./support/deploy_entry.ts";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const doc = await Deno.readTextFile(join(ROOT, "docs/deploy.md"));
@@ -85,12 +86,13 @@ Deno.test("every recipe serves the overlay's files, and every route of the packa
     const source = await Deno.readTextFile(join(ROOT, entry));
     assert.match(source, /serveOverlayAsset\(request\)/, entry);
   }
-  const handler = 'export { default } from "./_editor.js";\n';
   for (const { path } of Object.values(ROUTES)) {
     const name = path.slice("/api/".length);
+    // A route under another (/api/reviews/publish) is a file in a folder.
+    const up = name.includes("/") ? "../" : "./";
     assert.equal(
       await Deno.readTextFile(join(ROOT, "examples/vercel/api", `${name}.js`)),
-      handler,
+      `export { default } from "${up}_editor.js";\n`,
       `vercel ${path}`,
     );
     const pages = await Deno.readTextFile(
@@ -100,7 +102,11 @@ Deno.test("every recipe serves the overlay's files, and every route of the packa
     const worker = await Deno.readTextFile(
       join(ROOT, "examples/cloudflare/pages_worker.js"),
     );
-    assert.ok(worker.includes(`"${path}": ${name},`), `pages_worker ${path}`);
+    const module = name.replace(/\/(\w)/g, (_, letter) => letter.toUpperCase());
+    assert.ok(
+      worker.includes(`"${path}": ${module},`),
+      `pages_worker ${path}`,
+    );
   }
   const rewrites = JSON.parse(
     await Deno.readTextFile(join(ROOT, "examples/vercel/vercel.json")),
@@ -109,4 +115,18 @@ Deno.test("every recipe serves the overlay's files, and every route of the packa
     source: "/_inpage/:file",
     destination: "/api/inpage",
   }]);
+});
+
+Deno.test("the Deno Deploy recipe's deno.json turns on KV and leaves dynamic imports until they run, and the tests run its entry with those flags", async () => {
+  const folder = join(ROOT, "examples/deno-deploy");
+  const config = JSON.parse(
+    await Deno.readTextFile(join(folder, "deno.json")),
+  );
+  assert.deepEqual(config.unstable, ["kv", "cron", "lazy-dynamic-imports"]);
+  assert.deepEqual(await recipeFlags(folder), [
+    "--unstable-kv",
+    "--unstable-cron",
+    "--unstable-lazy-dynamic-imports",
+  ]);
+  assert.deepEqual(await recipeFlags(join(ROOT, "bench")), []);
 });

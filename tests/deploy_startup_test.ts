@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { startDeployEntry } from "./support/deploy_entry.ts";
 
 const LINE =
-  "@inpage/editor: missing or invalid variables: EDITOR_KEY_HASH, GITHUB_TOKEN (until they are set, every login is refused as a wrong key; reads, publishes and uploads answer 502 unavailable)\n";
+  "@inpage/editor: missing or invalid variables: EDITOR_KEY_HASH, GITHUB_TOKEN, EDITOR_PREVIEW_SECRET (until they are set, every login is refused as a wrong key; reads, publishes and uploads answer 502 unavailable; preview links of reviews cannot be made or opened)\n";
 
 /** The named variables of this process that are set. */
 function passThrough(...names: string[]): Record<string, string> {

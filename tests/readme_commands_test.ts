@@ -124,6 +124,11 @@ const PLAN: [RegExp, Step][] = [
         /^alice\.[A-Za-z0-9_-]{32}\n\{"alice":\{"hash":"\$argon2id\$v=19\$m=65536,t=3,p=1\$[^"]+","name":"Alice Martin","email":"alice@example\.com"\}\}$/m,
     },
   ],
+  [/^npx --yes deno@2\.9\.6 task editor hash-key --name bob --role author$/, {
+    run: "command",
+    expect:
+      /^bob\.[A-Za-z0-9_-]{32}\n\{"bob":\{"hash":"\$argon2id\$v=19\$m=65536,t=3,p=1\$[^"]+","name":"bob","email":"bob@inpage\.invalid","role":"author"\}\}$/m,
+  }],
   [/^npx --yes deno@2\.9\.6 task editor serve /, { run: "server" }],
   [/^npx --yes deno@2\.9\.6 task editor check --repo examples\/site$/, {
     run: "command",

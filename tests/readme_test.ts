@@ -173,7 +173,9 @@ Deno.test("the routes page's budgets and caps are those of lib/limits.ts", async
   for (const row of rows) {
     const [route = "", requests = "", window = ""] = row.split("|").slice(1)
       .map((cell) => cell.trim());
-    const paths = [...route.matchAll(/\/api\/[a-z]+/g)].map((m) => m[0]);
+    const paths = [...route.matchAll(/\/api\/[a-z]+(?:\/[a-z]+)*/g)].map((m) =>
+      m[0]
+    );
     assert.ok(paths.length > 0, row);
     for (const path of paths) {
       const entry = Object.values(ROUTES).find((r) => r.path === path);

@@ -13,6 +13,10 @@ import * as save from "./functions/api/save.js";
 import * as upload from "./functions/api/upload.js";
 import * as session from "./functions/api/session.js";
 import * as history from "./functions/api/history.js";
+import * as reviews from "./functions/api/reviews.js";
+import * as reviewsPublish from "./functions/api/reviews/publish.js";
+import * as reviewsSchedule from "./functions/api/reviews/schedule.js";
+import * as reviewsLink from "./functions/api/reviews/link.js";
 import * as overlay from "./functions/_inpage/[[path]].js";
 
 export { RateLimitObject } from "./rate_limit_object.js";
@@ -24,6 +28,10 @@ const routes = {
   "/api/upload": upload,
   "/api/session": session,
   "/api/history": history,
+  "/api/reviews": reviews,
+  "/api/reviews/publish": reviewsPublish,
+  "/api/reviews/schedule": reviewsSchedule,
+  "/api/reviews/link": reviewsLink,
 };
 
 function routeOf(pathname) {

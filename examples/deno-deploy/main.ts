@@ -20,6 +20,10 @@
  * - `GITHUB_BRANCH` (optional, default `main`), `GITHUB_API_URL` (optional,
  *   default `https://api.github.com`; set it for GitHub Enterprise Server)
  * - `EDITOR_CLIENT_IP_HEADER` (optional): a header set by a trusted proxy
+ * - `EDITOR_PREVIEW_SECRET`: 32 characters or more, random, for the preview
+ *   links of reviews (`openssl rand -base64 32`)
+ *
+ * Scheduled reviews are published by `Deno.cron`, every minute.
  *
  * Locally: `deno run -A examples/deno-deploy/main.ts`, with `PORT`,
  * `HOSTNAME` and `EDITOR_KV_PATH` (a SQLite file) if the defaults do not suit.
@@ -31,6 +35,7 @@ import {
   createRouter,
   type Env,
   lazyKv,
+  runSchedule,
   warnMissingVariables,
 } from "@inpage/editor";
 import { serveOverlayAsset } from "@inpage/editor/overlay";
@@ -49,6 +54,7 @@ const env: Env = {
   GITHUB_BRANCH: Deno.env.get("GITHUB_BRANCH"),
   GITHUB_API_URL: Deno.env.get("GITHUB_API_URL"),
   EDITOR_CLIENT_IP_HEADER: Deno.env.get("EDITOR_CLIENT_IP_HEADER"),
+  EDITOR_PREVIEW_SECRET: Deno.env.get("EDITOR_PREVIEW_SECRET"),
 };
 
 // Once at start-up: the names of missing variables (never their values).
@@ -56,7 +62,13 @@ warnMissingVariables(env);
 
 // Scheduled jobs are declared here, at the top level and before
 // Deno.serve: Deno Deploy finds the Deno.cron() calls of an app when it
-// deploys it. (Scheduled review publishing registers its job here.)
+// deploys it. Scheduled reviews are published every minute (locally:
+// --unstable-cron).
+if (typeof Deno.cron === "function") {
+  Deno.cron("inpage scheduled reviews", "* * * * *", async () => {
+    await runSchedule(env);
+  });
+}
 
 Deno.serve(
   {

@@ -2,7 +2,7 @@
 // loopback port, for the tests: Vercel's own `vercel dev` needs an account,
 // so this stands in for it, following Vercel's documented behaviour.
 //
-// - Each file of api/ is a function at /api/{name}, except files whose name
+// - Each file of api/ (and its folders) is a function at /api/{name}, except files whose name
 //   starts with _ or . (shared code); public/ is served as static files.
 // - The filesystem comes first, then vercel.json's rewrites. A rewritten
 //   request keeps the URL the browser asked for; the named parameters of
@@ -27,8 +27,8 @@ const { rewrites = [] } = JSON.parse(
 );
 
 const functions = new Map();
-for (const name of await readdir(join(root, "api"))) {
-  if (/^[_.]/.test(name) || !/\.m?js$/.test(name)) continue;
+for (const name of await readdir(join(root, "api"), { recursive: true })) {
+  if (/(^|\/)[_.]/.test(name) || !/\.m?js$/.test(name)) continue;
   const path = `/api/${name.replace(/\.m?js$/, "")}`;
   functions.set(path, pathToFileURL(join(root, "api", name)).href);
 }

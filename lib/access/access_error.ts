@@ -15,13 +15,15 @@ import type { BudgetName } from "../wire/names.ts";
  * - `rate_limited`: the route's budget for the client is spent;
  * - `no_session`: the request carries no open session;
  * - `key_checks_busy`: too many key checks run and wait already;
- * - `kv_unavailable`: the KV store is missing or failing.
+ * - `kv_unavailable`: the KV store is missing or failing;
+ * - `forbidden`: the session's editor may not do this (an author publishing).
  */
 export type AccessErrorCode =
   | "rate_limited"
   | "no_session"
   | "key_checks_busy"
-  | "kv_unavailable";
+  | "kv_unavailable"
+  | "forbidden";
 
 /** What an {@linkcode AccessError} may carry besides its code. */
 export interface AccessErrorOptions {

@@ -1,6 +1,7 @@
 /**
  * Named editors: `EDITOR_KEYS`, a JSON object of editors (id → `hash`,
- * `name`, `email`), beside the plain site key of `EDITOR_KEY_HASH` (the
+ * `name`, `email`, and an optional `role`: `publisher`, the default, or
+ * `author`, who sends changes for review and never publishes), beside the plain site key of `EDITOR_KEY_HASH` (the
  * editor named `editor`). A named key is `<id>.<secret>`: the part before
  * its first `.` picks the one hash to verify, so a login costs one argon2
  * verification however many editors there are (plus one decoy hash for each
@@ -28,9 +29,25 @@ import {
   DEFAULT_KEY_PARAMS,
   type KeyHashParams,
   parseKeyHash,
-} from "./site_key.ts";
+} from "./key_hash_format.ts";
+import { AccessError } from "./access_error.ts";
 
-/** Who is editing: the id, and the name and email their commits carry. */
+/**
+ * What an editor may do: a `publisher` publishes (`/api/save`, a review's
+ * publish and schedule); an `author` sends changes for review only.
+ */
+export type EditorRole = "author" | "publisher";
+
+/** The roles an `EDITOR_KEYS` entry may name, the default first. */
+export const EDITOR_ROLES: readonly EditorRole[] = Object.freeze([
+  "publisher",
+  "author",
+]);
+
+/**
+ * Who is editing: the id, the name and email their commits carry, and what
+ * they may do.
+ */
 export interface EditorIdentity {
   /** `[a-z0-9-]{1,32}`, or `editor` for the plain site key. */
   readonly id: string;
@@ -38,6 +55,8 @@ export interface EditorIdentity {
   readonly name: string;
   /** The email commits are authored with. */
   readonly email: string;
+  /** What they may do: `publisher` unless their entry says `author`. */
+  readonly role: EditorRole;
 }
 
 /** The id of the editor who logs in with the plain site key. */
@@ -52,6 +71,7 @@ export const PLAIN_EDITOR: EditorIdentity = Object.freeze({
   id: PLAIN_EDITOR_ID,
   name: "editor",
   email: "editor@inpage.invalid",
+  role: "publisher",
 });
 
 /** An editor's id: lowercase letters, digits and `-`, 1 to 32. */
@@ -136,7 +156,7 @@ function parse(raw: unknown): EditorKeys {
     if (typeof entry !== "object" || entry === null || Array.isArray(entry)) {
       return refuse(`EDITOR_KEYS: ${shown} is not an object`);
     }
-    const { hash, name, email } = entry as Record<string, unknown>;
+    const { hash, name, email, role } = entry as Record<string, unknown>;
     const params = typeof hash === "string" ? parseKeyHash(hash) : undefined;
     if (typeof hash !== "string" || !params) {
       return refuse(
@@ -161,11 +181,19 @@ function parse(raw: unknown): EditorKeys {
         `EDITOR_KEYS: the email of ${shown} is not an address (one line, without control characters)`,
       );
     }
+    if (
+      role !== undefined && !EDITOR_ROLES.includes(role as EditorRole)
+    ) {
+      return refuse(
+        `EDITOR_KEYS: the role of ${shown} must be "publisher" or "author"`,
+      );
+    }
     const trimmed = hash.trim();
     editors.set(id, {
       id,
       name: name.trim(),
       email,
+      role: (role as EditorRole | undefined) ?? "publisher",
       hash: trimmed,
       fingerprint: fingerprintOf(id, trimmed),
       params: {
@@ -363,6 +391,65 @@ export function editorOfSession(
   return named ? identityOf(named) : undefined;
 }
 
+/**
+ * An editor as configured now: the plain site key's while `EDITOR_KEY_HASH`
+ * is set, or a named editor of a well-formed `EDITOR_KEYS`.
+ *
+ * @example
+ * ```ts
+ * import { configuredEditor } from "./editors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(configuredEditor("editor", {})?.id, undefined);
+ * ```
+ *
+ * @param id the editor's id
+ * @param env the host's variables
+ * @returns the editor, or `undefined` when no key of that id can log in
+ */
+export function configuredEditor(
+  id: string,
+  env: Env,
+): EditorIdentity | undefined {
+  const keys = readEditorKeys(env.EDITOR_KEYS);
+  if (!keys.ok) return undefined;
+  if (id === PLAIN_EDITOR_ID) {
+    return env.EDITOR_KEY_HASH ? PLAIN_EDITOR : undefined;
+  }
+  const named = keys.editors.get(id);
+  return named ? identityOf(named) : undefined;
+}
+
 function identityOf(editor: NamedEditor): EditorIdentity {
-  return { id: editor.id, name: editor.name, email: editor.email };
+  return {
+    id: editor.id,
+    name: editor.name,
+    email: editor.email,
+    role: editor.role,
+  };
+}
+
+/**
+ * Refuses an editor who may not publish: an author sends changes for
+ * review instead.
+ *
+ * @example
+ * ```ts
+ * import { PLAIN_EDITOR, requirePublisher } from "./editors.ts";
+ * import assert from "node:assert/strict";
+ *
+ * requirePublisher(PLAIN_EDITOR);
+ * assert.throws(() => requirePublisher({ ...PLAIN_EDITOR, role: "author" }));
+ * ```
+ *
+ * @param editor the session's editor
+ * @throws {AccessError} `forbidden` for an author
+ */
+export function requirePublisher(editor: EditorIdentity): void {
+  if (editor.role !== "publisher") {
+    throw new AccessError(
+      "forbidden",
+      `${editor.id} is an ${editor.role}: only a publisher may publish`,
+    );
+  }
 }

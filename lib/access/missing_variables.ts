@@ -6,9 +6,10 @@
  */
 
 import type { Env } from "../http/env.ts";
-import { parseKeyHash } from "./site_key.ts";
+import { parseKeyHash } from "./key_hash_format.ts";
 import { readEditorKeys } from "./editors.ts";
-import { repositoryFromEnv } from "../repository/from_env.ts";
+import { missingRepositoryVariables } from "../repository/github_variables.ts";
+import { previewSecret } from "./preview_token.ts";
 
 /**
  * Names the variables and bindings of `env` that are missing or unusable,
@@ -19,8 +20,10 @@ import { repositoryFromEnv } from "../repository/from_env.ts";
  * refused), and the
  * repository's (`GITHUB_TOKEN`, `GITHUB_REPOSITORY`, a malformed
  * `GITHUB_BRANCH` or `GITHUB_API_URL`, or `REPOSITORY`: reads, publishes and
- * uploads answer 502). A host calls it once at start-up; the routes answer
- * the same way per request either way.
+ * uploads answer 502), and `EDITOR_PREVIEW_SECRET` missing or shorter than
+ * 32 characters (preview links of reviews cannot be made or opened). A host
+ * calls it once at start-up; the routes answer the same way per request
+ * either way.
  *
  * @example
  * ```ts
@@ -33,10 +36,14 @@ import { repositoryFromEnv } from "../repository/from_env.ts";
  *   { RATE_LIMIT: kv, GITHUB_REPOSITORY: "octo/site" },
  *   (line) => lines.push(line),
  * );
- * assert.deepEqual(missing, ["EDITOR_KEY_HASH", "GITHUB_TOKEN"]);
+ * assert.deepEqual(missing, [
+ *   "EDITOR_KEY_HASH",
+ *   "GITHUB_TOKEN",
+ *   "EDITOR_PREVIEW_SECRET",
+ * ]);
  * assert.equal(
  *   lines[0],
- *   "@inpage/editor: missing or invalid variables: EDITOR_KEY_HASH, GITHUB_TOKEN (until they are set, every login is refused as a wrong key; reads, publishes and uploads answer 502 unavailable)",
+ *   "@inpage/editor: missing or invalid variables: EDITOR_KEY_HASH, GITHUB_TOKEN, EDITOR_PREVIEW_SECRET (until they are set, every login is refused as a wrong key; reads, publishes and uploads answer 502 unavailable; preview links of reviews cannot be made or opened)",
  * );
  * kv.close();
  * ```
@@ -67,10 +74,14 @@ export function warnMissingVariables(
     missing.push("EDITOR_KEY_HASH");
     effects.push("every login is refused as a wrong key");
   }
-  const repository = repositoryFromEnv(env);
-  if ("missing" in repository) {
-    missing.push(...repository.missing);
+  const repository = missingRepositoryVariables(env);
+  if (repository.length > 0) {
+    missing.push(...repository);
     effects.push("reads, publishes and uploads answer 502 unavailable");
+  }
+  if (previewSecret(env) === undefined) {
+    missing.push("EDITOR_PREVIEW_SECRET");
+    effects.push("preview links of reviews cannot be made or opened");
   }
   if (missing.length > 0) {
     warn(

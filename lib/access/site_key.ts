@@ -18,7 +18,24 @@ import {
   KEY_CHECKS_WAITING_MAX,
 } from "../limits.ts";
 import { AccessError } from "./access_error.ts";
-import { decodeBase64 } from "../encoding/bytes.ts";
+import {
+  DEFAULT_KEY_PARAMS,
+  KEY_HASH_BYTES,
+  KEY_SALT_BYTES,
+  type KeyHashParams,
+  keyParamsProblem,
+  type ParsedKeyHash,
+  parseKeyHash,
+} from "./key_hash_format.ts";
+
+export {
+  DEFAULT_KEY_PARAMS,
+  KEY_PARAM_LIMITS,
+  type KeyHashParams,
+  keyParamsProblem,
+  type ParsedKeyHash,
+  parseKeyHash,
+} from "./key_hash_format.ts";
 import { useNativeDigest } from "../digest.ts";
 import type { Argon2Job, Argon2Runner } from "../http/env.ts";
 export type { Argon2Job, Argon2Runner };
@@ -43,92 +60,6 @@ function loadHashWasm(): Promise<typeof import("hash-wasm")> {
   return hashWasm ??= import("hash-wasm");
 }
 
-/** The argon2id cost parameters. */
-export interface KeyHashParams {
-  /** Memory in KiB. */
-  memory: number;
-  /** Passes over memory. */
-  iterations: number;
-  /** Lanes. */
-  parallelism: number;
-}
-
-/** A PHC string read back: its parameters, salt and hash. */
-export interface ParsedKeyHash extends KeyHashParams {
-  /** The salt bytes. */
-  salt: Uint8Array;
-  /** The expected hash bytes. */
-  hash: Uint8Array;
-}
-
-/** The defaults: m = 65536 KiB, t = 3, p = 1 (about 350 ms, see `bench/`). */
-export const DEFAULT_KEY_PARAMS: Readonly<KeyHashParams> = Object.freeze({
-  memory: 65_536,
-  iterations: 3,
-  parallelism: 1,
-});
-
-/** The largest parameters accepted when a hash is read or made. */
-export const KEY_PARAM_LIMITS: Readonly<KeyHashParams> = Object.freeze({
-  memory: 1_048_576,
-  iterations: 20,
-  parallelism: 16,
-});
-
-const SALT_BYTES = 16;
-const HASH_BYTES = 32;
-const PHC =
-  /^\$argon2id\$v=19\$m=(\d{1,8}),t=(\d{1,3}),p=(\d{1,3})\$([A-Za-z0-9+/]{11,88})\$([A-Za-z0-9+/]{22,88})$/;
-
-/**
- * Checks cost parameters against the limits.
- *
- * @param params the parameters
- * @returns a sentence saying what is wrong, or `undefined` when they are fine
- */
-export function keyParamsProblem(params: KeyHashParams): string | undefined {
-  const { memory, iterations, parallelism } = params;
-  for (const [name, value] of Object.entries(params)) {
-    if (!Number.isSafeInteger(value) || value < 1) {
-      return `${name} must be a positive integer`;
-    }
-  }
-  if (parallelism > KEY_PARAM_LIMITS.parallelism) {
-    return `parallelism must be at most ${KEY_PARAM_LIMITS.parallelism}`;
-  }
-  if (iterations > KEY_PARAM_LIMITS.iterations) {
-    return `iterations must be at most ${KEY_PARAM_LIMITS.iterations}`;
-  }
-  if (memory > KEY_PARAM_LIMITS.memory) {
-    return `memory must be at most ${KEY_PARAM_LIMITS.memory} KiB`;
-  }
-  if (memory < 8 * parallelism) {
-    return "memory must be at least 8 KiB per lane";
-  }
-  return undefined;
-}
-
-/**
- * Reads an argon2id PHC string (`$argon2id$v=19$m=…,t=…,p=…$salt$hash`).
- *
- * @param phc the string from `EDITOR_KEY_HASH`
- * @returns its parts, or `undefined` when it is not a usable argon2id hash
- *   (another variant or version, parameters over the limits, bad base64)
- */
-export function parseKeyHash(
-  phc: string | undefined,
-): ParsedKeyHash | undefined {
-  const match = typeof phc === "string" ? PHC.exec(phc.trim()) : null;
-  if (!match) return undefined;
-  const [, m = "", t = "", p = "", salt64 = "", hash64 = ""] = match;
-  const params = { memory: +m, iterations: +t, parallelism: +p };
-  if (keyParamsProblem(params)) return undefined;
-  const salt = fromB64(salt64);
-  const hash = fromB64(hash64);
-  if (!salt || !hash || salt.length < 8 || hash.length < 16) return undefined;
-  return { ...params, salt, hash };
-}
-
 /**
  * Hashes a key into a PHC string with a fresh 16-byte salt.
  *
@@ -143,7 +74,7 @@ export async function hashKey(
 ): Promise<string> {
   const problem = keyParamsProblem(params);
   if (problem) throw new RangeError(problem);
-  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  const salt = crypto.getRandomValues(new Uint8Array(KEY_SALT_BYTES));
   const { argon2id } = await loadHashWasm();
   return await argon2id({
     password: key.normalize("NFC"),
@@ -151,7 +82,7 @@ export async function hashKey(
     memorySize: params.memory,
     iterations: params.iterations,
     parallelism: params.parallelism,
-    hashLength: HASH_BYTES,
+    hashLength: KEY_HASH_BYTES,
     outputType: "encoded",
   });
 }
@@ -406,12 +337,7 @@ function decoy(params: KeyHashParams = DEFAULT_KEY_PARAMS): ParsedKeyHash {
     memory: params.memory,
     iterations: params.iterations,
     parallelism: params.parallelism,
-    salt: crypto.getRandomValues(new Uint8Array(SALT_BYTES)),
-    hash: crypto.getRandomValues(new Uint8Array(HASH_BYTES)),
+    salt: crypto.getRandomValues(new Uint8Array(KEY_SALT_BYTES)),
+    hash: crypto.getRandomValues(new Uint8Array(KEY_HASH_BYTES)),
   };
-}
-
-function fromB64(text: string): Uint8Array | undefined {
-  if (text.length % 4 === 1) return undefined;
-  return decodeBase64(text + "=".repeat((4 - (text.length % 4)) % 4));
 }

@@ -4,6 +4,7 @@
  * @module
  */
 
+import { jsonLine } from "../encoding/text.ts";
 import type { Repository } from "../repository/repository.ts";
 
 /** A key in a Deno KV store. */
@@ -71,6 +72,11 @@ export interface Env {
    * `editor hash-key --name`); a named key is `<id>.<secret>`.
    */
   EDITOR_KEYS?: string | undefined;
+  /**
+   * The secret preview links are signed with (HMAC-SHA-256), at least 32
+   * characters; without it no preview link can be made or opened.
+   */
+  EDITOR_PREVIEW_SECRET?: string | undefined;
   /** A GitHub token with contents read and write on the one repository. */
   GITHUB_TOKEN?: string | undefined;
   /**
@@ -143,6 +149,23 @@ export interface RouteContext {
 
 /** A route handler: a plain Web handler over a context. */
 export type Handler = (context: RouteContext) => Promise<Response>;
+
+/**
+ * Writes one JSON line that is not about a request (configuration problems,
+ * a review's branch left behind) through `env.EDITOR_LOG`, or
+ * `console.log`; a sink that throws is ignored.
+ *
+ * @param env the host's bindings
+ * @param message what happened, in sentence case (never a secret)
+ */
+export function logNotice(env: Env, message: string): void {
+  const line = jsonLine({ time: new Date().toISOString(), message });
+  try {
+    (env.EDITOR_LOG ?? console.log)(line);
+  } catch {
+    // A failing log sink must not change an answer.
+  }
+}
 
 /** The current time of a context, in milliseconds. */
 export function now(env: Env): number {

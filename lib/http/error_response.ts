@@ -7,14 +7,23 @@
  * @module
  */
 
-import { HttpError, serviceUnavailable, unauthorized } from "./http_error.ts";
+import {
+  forbidden,
+  HttpError,
+  serviceUnavailable,
+  unauthorized,
+} from "./http_error.ts";
 import { jsonResponse } from "./json_response.ts";
 import { BodyIdleError, FormError } from "./body_errors.ts";
 import { PageRuleError } from "../pages/page_rule_error.ts";
 import { ImageFormatError } from "../images/image_format_error.ts";
 import { ImageNameError } from "../images/image_name.ts";
-import { ConflictError, RepositoryError } from "../repository/repository.ts";
+import {
+  ConflictError,
+  RepositoryError,
+} from "../repository/repository_errors.ts";
 import { AccessError } from "../access/access_error.ts";
+import { ReviewError } from "../review/review_error.ts";
 
 /** A failure turned into its response, with what the log line needs. */
 export interface MappedError {
@@ -29,13 +38,16 @@ export interface MappedError {
 /**
  * The HTTP answer of a thrown value: an `HttpError` as it is; an access
  * refusal 429 (a spent budget, busy key checks, with `retry-after`), 401
- * `unauthorized` (no session) or 503 `unavailable` (no KV); a page that
+ * `unauthorized` (no session), 403 `forbidden` (an author publishing) or
+ * 503 `unavailable` (no KV); a page that
  * breaks the page rules 422 `invalid_content` with `at` and `reason` (the
  * first problem) and `problems` (every problem found, up to 50, each `at`
  * and `reason`: the details stay in the log); bytes
  * that are not an accepted image 415 `unsupported_format` with `kind`; an
  * upload name that cannot be stored 400; an upload form over its cap 413 or
- * unreadable 400; a body that stopped arriving 408; a repository conflict 409; a repository failure 502 with
+ * unreadable 400; a body that stopped arriving 408; a review flow's
+ * refusal by its code (404, 409 with `fields` or `path`, 422 with `pages`,
+ * 403, 401, 503); a repository conflict 409; a repository failure 502 with
  * its code; anything else a generic 500 whose detail stays in the log.
  *
  * @param error what was thrown
@@ -93,6 +105,7 @@ export function toHttpError(error: unknown): HttpError {
       detail: error.message,
     });
   }
+  if (error instanceof ReviewError) return reviewAnswer(error);
   if (error instanceof ConflictError) {
     return new HttpError(409, { error: "conflict" }, { detail: error.message });
   }
@@ -114,6 +127,44 @@ export function toHttpError(error: unknown): HttpError {
     detail = "a thrown value that cannot be printed";
   }
   return new HttpError(500, { error: "internal" }, { detail });
+}
+
+/** The answer of a review flow's refusal, by its code. */
+function reviewAnswer(error: ReviewError): HttpError {
+  const detail = error.message;
+  switch (error.code) {
+    case "not_found":
+      return new HttpError(404, { error: "not_found" }, { detail });
+    case "conflict":
+      return new HttpError(409, {
+        error: "conflict",
+        ...(error.fields === undefined ? {} : { fields: error.fields }),
+        ...(error.path === undefined ? {} : { path: error.path }),
+      }, { detail });
+    case "busy":
+      return new HttpError(409, { error: "conflict" }, {
+        detail,
+        code: "busy",
+      });
+    case "invalid_content":
+      return new HttpError(422, {
+        error: "invalid_content",
+        pages: error.pages ?? [],
+      }, { detail });
+    case "unchanged":
+      return new HttpError(400, { error: "bad_request" }, {
+        detail,
+        code: "unchanged",
+      });
+    case "too_many_reviews":
+      return new HttpError(409, { error: "too_many_reviews" }, { detail });
+    case "not_the_author":
+      return forbidden(detail);
+    case "no_preview_secret":
+      return serviceUnavailable(detail);
+    case "bad_token":
+      return unauthorized(detail);
+  }
 }
 
 /** The answer of an access refusal, by its code. */
@@ -150,6 +201,8 @@ function accessAnswer(error: AccessError): HttpError {
       return unauthorized(detail);
     case "kv_unavailable":
       return serviceUnavailable(detail);
+    case "forbidden":
+      return forbidden(detail);
   }
 }
 

@@ -95,6 +95,11 @@ export function unauthorized(detail: string): HttpError {
   return new HttpError(401, { error: "unauthorized" }, { detail });
 }
 
+/** 403 `forbidden`: the session's editor may not do this. */
+export function forbidden(detail: string): HttpError {
+  return new HttpError(403, { error: "forbidden" }, { detail });
+}
+
 /** 404 `not_found`. */
 export function notFound(detail: string): HttpError {
   return new HttpError(404, { error: "not_found" }, { detail });

@@ -46,18 +46,4 @@ export function logRequest(env: Env, fields: LogFields): void {
   (env.EDITOR_LOG ?? console.log)(line);
 }
 
-/**
- * Writes one JSON line that is not about a request (configuration problems);
- * a sink that throws is ignored.
- *
- * @param env the host's bindings
- * @param message what is wrong, in sentence case
- */
-export function logNotice(env: Env, message: string): void {
-  const line = jsonLine({ time: new Date().toISOString(), message });
-  try {
-    (env.EDITOR_LOG ?? console.log)(line);
-  } catch {
-    // A failing log sink must not change an answer.
-  }
-}
+export { logNotice } from "./env.ts";

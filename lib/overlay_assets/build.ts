@@ -6,6 +6,9 @@
  * - `deno bundle` (browser platform, minified, ES modules, code splitting)
  *   makes the loader, the overlay's entry, and one part per dynamic
  *   `import()` (the cropper), each part named by its content hash.
+ * - The preview mode of review links (`preview/mode.ts`) is bundled apart,
+ *   in one file `preview-{hash}.js` that the loader imports for
+ *   `?inpage-preview=`: it shares no chunk with the overlay.
  * - The entry is renamed `overlay-{hash}.js` (the first 12 hex digits of the
  *   SHA-256 of its bytes) and the loader imports it by that name, so every
  *   file but `loader.js` can be cached for good.
@@ -216,6 +219,32 @@ function inlineHelperChunks(built: Map<string, string>) {
 }
 
 /**
+ * The preview mode of review links (`overlay/preview/mode.ts`), bundled
+ * apart from the overlay in one file: it shares no chunk with the overlay's
+ * entry, which stays one file for every editor.
+ */
+async function bundlePreview(): Promise<string> {
+  const result = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "bundle",
+      "--quiet",
+      "--platform=browser",
+      "--format=esm",
+      "--minify",
+      `${SOURCES}preview/mode.ts`,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!result.success) {
+    throw new Error(
+      `deno bundle failed:\n${new TextDecoder().decode(result.stderr)}`,
+    );
+  }
+  return new TextDecoder().decode(result.stdout);
+}
+
+/**
  * Bundles the loader and the overlay into a folder, replacing what it holds.
  *
  * @param outDir where the built files go
@@ -266,6 +295,7 @@ export async function build(
     }
     inlineHelperChunks(built);
     await renameChunksByContent(built);
+    const preview = await bundlePreview();
     const overlay = built.get("overlay.js");
     const loader = built.get(LOADER);
     if (overlay === undefined || loader === undefined) {
@@ -279,10 +309,24 @@ export async function build(
     if (loader.split('"./overlay.js"').length !== 2) {
       throw new Error('the loader must name "./overlay.js" exactly once');
     }
-    built.set(LOADER, loader.replace('"./overlay.js"', `"./${entry}"`));
+    if (loader.split('"./preview.js"').length !== 2) {
+      throw new Error('the loader must name "./preview.js" exactly once');
+    }
+    const previewName = `preview-${
+      (await sha256Hex(new TextEncoder().encode(preview))).slice(0, 12)
+    }.js`;
+    built.set(previewName, preview);
+    built.set(
+      LOADER,
+      loader.replace('"./overlay.js"', `"./${entry}"`).replace(
+        '"./preview.js"',
+        `"./${previewName}"`,
+      ),
+    );
     for (const name of built.keys()) {
       if (
-        name !== LOADER && name !== entry && !/-[A-Z0-9]{8}\.js$/.test(name)
+        name !== LOADER && name !== entry && name !== previewName &&
+        !/-[A-Z0-9]{8}\.js$/.test(name)
       ) {
         throw new Error(`${name} is not named by its hash`);
       }
@@ -306,6 +350,7 @@ export async function build(
       }
     }
 
+    lazy.push(previewName);
     await Deno.mkdir(outDir, { recursive: true });
     for await (const old of Deno.readDir(outDir)) {
       if (old.isFile) await Deno.remove(`${outDir}/${old.name}`);

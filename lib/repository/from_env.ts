@@ -5,72 +5,20 @@
  * @module
  */
 
+import { createGitHubRepository, type GitHubOptions } from "./github.ts";
 import {
-  createGitHubRepository,
-  type GitHubAppCredentials,
-  type GitHubOptionName,
-  type GitHubOptions,
-  invalidGitHubOptions,
-} from "./github.ts";
-import { invalidAppCredentials } from "./github_app.ts";
-import type { AnswerKv } from "./github_etags.ts";
+  githubSettings,
+  isRepositoryBinding,
+  type MissingRepository,
+  type RepositoryBindings,
+} from "./github_variables.ts";
 import {
   ConflictError,
   type Repository,
   RepositoryError,
 } from "./repository.ts";
 
-/**
- * The host's bindings a repository is built from: a ready `REPOSITORY`, or
- * the GitHub variables (a token, or a GitHub App). The route's `Env` has
- * them all.
- */
-export interface RepositoryBindings {
-  /** A repository used instead of GitHub. */
-  REPOSITORY?: Repository | undefined;
-  /** A GitHub token with contents read and write on the one repository. */
-  GITHUB_TOKEN?: string | undefined;
-  /** A GitHub App's ID (or client ID), used instead of `GITHUB_TOKEN`. */
-  GITHUB_APP_ID?: string | undefined;
-  /** That app's private key, PEM (PKCS#1 as GitHub issues it, or PKCS#8). */
-  GITHUB_APP_PRIVATE_KEY?: string | undefined;
-  /** The ID of the app's installation on the repository's account. */
-  GITHUB_APP_INSTALLATION_ID?: string | undefined;
-  /** The repository as `owner/name`. */
-  GITHUB_REPOSITORY?: string | undefined;
-  /** The branch written to; default `main`. */
-  GITHUB_BRANCH?: string | undefined;
-  /** The REST API root; default `https://api.github.com`. */
-  GITHUB_API_URL?: string | undefined;
-  /** The KV where GitHub's read answers are kept besides this process. */
-  RATE_LIMIT?: AnswerKv | undefined;
-  /** Receives the log line of each GitHub call; default `console.log`. */
-  EDITOR_LOG?: ((line: string) => void) | undefined;
-  /** The clock of installation tokens; default `Date.now`. */
-  EDITOR_CLOCK?: (() => number) | undefined;
-}
-
-/** What `repositoryFromEnv` answers when it cannot build a repository. */
-export interface MissingRepository {
-  /** The names of the variables that are absent or malformed, never their values. */
-  missing: string[];
-}
-
-const VARIABLES: Partial<Record<GitHubOptionName, keyof RepositoryBindings>> = {
-  token: "GITHUB_TOKEN",
-  repository: "GITHUB_REPOSITORY",
-  branch: "GITHUB_BRANCH",
-  apiUrl: "GITHUB_API_URL",
-};
-
-const APP_VARIABLES: Record<
-  keyof GitHubAppCredentials,
-  keyof RepositoryBindings
-> = {
-  appId: "GITHUB_APP_ID",
-  privateKey: "GITHUB_APP_PRIVATE_KEY",
-  installationId: "GITHUB_APP_INSTALLATION_ID",
-};
+export type { MissingRepository, RepositoryBindings };
 
 /** The bindings a repository was built from, compared before reusing it. */
 const READ = [
@@ -92,11 +40,6 @@ interface Built {
 }
 
 const built = new WeakMap<RepositoryBindings, Built>();
-
-/** An optional variable set to the empty string counts as absent. */
-function optional(value: unknown): unknown {
-  return value === "" ? undefined : value;
-}
 
 /**
  * The repository described by `env`: `env.REPOSITORY` when given, else
@@ -130,11 +73,7 @@ export function repositoryFromEnv(
 ): Repository | MissingRepository {
   const binding = env.REPOSITORY;
   if (binding !== undefined) {
-    return typeof binding === "object" && binding !== null &&
-        typeof binding.read === "function" &&
-        typeof binding.write === "function"
-      ? binding
-      : { missing: ["REPOSITORY"] };
+    return isRepositoryBinding(binding) ? binding : { missing: ["REPOSITORY"] };
   }
   const values = READ.map((name) => env[name]);
   const cached = built.get(env);
@@ -150,42 +89,7 @@ export function repositoryFromEnv(
 
 /** GitHub's repository from the variables, or what is missing. */
 function buildGitHub(env: RepositoryBindings): Repository | MissingRepository {
-  const useApp = [
-    env.GITHUB_APP_ID,
-    env.GITHUB_APP_PRIVATE_KEY,
-    env.GITHUB_APP_INSTALLATION_ID,
-  ]
-    .some((value) => optional(value) !== undefined);
-  const app = useApp
-    ? {
-      appId: env.GITHUB_APP_ID,
-      privateKey: env.GITHUB_APP_PRIVATE_KEY,
-      installationId: env.GITHUB_APP_INSTALLATION_ID,
-    }
-    : undefined;
-  const rateLimit = env.RATE_LIMIT;
-  const options = {
-    token: useApp ? undefined : env.GITHUB_TOKEN,
-    app,
-    repository: env.GITHUB_REPOSITORY,
-    branch: optional(env.GITHUB_BRANCH),
-    apiUrl: optional(env.GITHUB_API_URL),
-    cache: typeof rateLimit?.get === "function" &&
-        typeof rateLimit.atomic === "function"
-      ? rateLimit
-      : undefined,
-    log: typeof env.EDITOR_LOG === "function" ? env.EDITOR_LOG : console.log,
-    now: typeof env.EDITOR_CLOCK === "function" ? env.EDITOR_CLOCK : undefined,
-  };
-  const missing = invalidGitHubOptions(options).flatMap((name) => {
-    if (name === "app") {
-      return invalidAppCredentials(app ?? {}).map((field) =>
-        APP_VARIABLES[field]
-      );
-    }
-    const variable = VARIABLES[name];
-    return variable === undefined ? [] : [variable];
-  });
+  const { options, missing } = githubSettings(env);
   return missing.length > 0
     ? { missing }
     : createGitHubRepository(options as GitHubOptions);
@@ -197,6 +101,7 @@ const guards = new WeakMap<Repository, Repository>();
 const OPTIONAL_METHODS = [
   "history",
   "readAt",
+  "readAtCommit",
   "stage",
   "commit",
   "deleteBranch",

@@ -19,6 +19,7 @@ import {
   gitBlobSha,
   type HistoryEntry,
   type HistoryOptions,
+  type PullRequestInit,
   type Repository,
   type RepositoryFile,
 } from "./repository.ts";
@@ -31,6 +32,7 @@ import {
 } from "./github_options.ts";
 import { GitHubTransport, isRecord, within } from "./github_transport.ts";
 import { GitHubGitData } from "./github_commit.ts";
+import { GitHubPulls } from "./github_pulls.ts";
 
 export {
   type GitHubAppCredentials,
@@ -86,7 +88,9 @@ function sleep(signal: AbortSignal, ms: number): Promise<void> {
  * - `stage` keeps bytes as a blob; `commit` makes one tree and one commit
  *   and moves the branch with `force: false`, rebuilt on the new head when
  *   another commit landed meanwhile (`github_commit.ts`); `deleteBranch`
- *   deletes an `inpage/…` branch.
+ *   deletes an `inpage/…` branch; `openPullRequest` and `closePullRequest`
+ *   open a pull request from such a branch and close it with a comment
+ *   (`github_pulls.ts`; the token needs "Pull requests: read and write").
  * - Each call writes a line to `log` with GitHub's `x-ratelimit-remaining`.
  * - The token never appears in an error or a log line.
  *
@@ -137,6 +141,11 @@ export function createGitHubRepository(options: GitHubOptions): Repository {
   });
   // A one-file write moves the branch: the next commit starts from there.
   contents.onCommit = (branch, commit) => data.moved(branch, commit);
+  const pulls = new GitHubPulls(http, {
+    repo: contents.repo,
+    branch: parsed.branch,
+    timeoutMs: parsed.timeoutMs,
+  });
   return Object.freeze({
     read: (path: string) => contents.read(path),
     write: (
@@ -149,10 +158,15 @@ export function createGitHubRepository(options: GitHubOptions): Repository {
     history: (path: string, options: HistoryOptions) =>
       contents.history(path, options),
     readAt: (path: string, commit: string) => contents.readAt(path, commit),
+    readAtCommit: (path: string, commit: string) =>
+      contents.readAtCommit(path, commit),
     stage: (content: Uint8Array) => data.stage(content),
     commit: (files: readonly CommitFile[], options: CommitOptions) =>
       data.commit(files, options),
     deleteBranch: (branch: string) => data.deleteBranch(branch),
+    openPullRequest: (pull: PullRequestInit) => pulls.open(pull),
+    closePullRequest: (number: number, comment: string) =>
+      pulls.close(number, comment),
   });
 }
 
@@ -246,6 +260,18 @@ class GitHubContents {
     if (typeof commit !== "string" || !BLOB_SHA.test(commit)) return null;
     // Only the branch's own history: not another branch, not a tag.
     if (!await this.isOnBranch(commit)) return null;
+    return await this.readPast(path, commit);
+  }
+
+  /**
+   * A file at a commit of any branch (a review's): for the commits the
+   * package recorded itself.
+   */
+  async readAtCommit(
+    path: string,
+    commit: string,
+  ): Promise<RepositoryFile | null> {
+    if (typeof commit !== "string" || !BLOB_SHA.test(commit)) return null;
     return await this.readPast(path, commit);
   }
 

@@ -9,7 +9,7 @@
  */
 
 import { encodeBase64 } from "../encoding/bytes.ts";
-import { RepositoryError } from "./repository.ts";
+import { RepositoryError } from "./repository_errors.ts";
 import { pkcs8FromPem } from "./private_key.ts";
 
 /** A GitHub App installation, as the three `GITHUB_APP_*` variables give it. */

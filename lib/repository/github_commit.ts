@@ -19,6 +19,7 @@
  */
 
 import {
+  BranchExistsError,
   type CommitFile,
   type CommitOptions,
   type CommitResult,
@@ -153,9 +154,18 @@ export class GitHubGitData {
       versions[file.path] = entry.version;
     }
     for (let attempt = 0; attempt < COMMIT_ATTEMPTS; attempt++) {
-      let head = await this.#head(branch, attempt > 0, signal);
+      let head = await this.#head(
+        branch,
+        attempt > 0 || options.create === true,
+        signal,
+      );
+      if (head !== "" && options.create && branch !== site) {
+        throw new BranchExistsError(branch);
+      }
       const created = head === "";
-      if (created) head = await this.#head(site, attempt > 0, signal);
+      // A new branch starts from the site branch as it is now (another
+      // process may have moved it): its files are checked at that commit.
+      if (created) head = await this.#head(site, true, signal);
       if (head === "") {
         throw new RepositoryError("not_found", `The branch ${site} is absent`);
       }
@@ -182,7 +192,9 @@ export class GitHubGitData {
       if (await this.#move(branch, commit, created, signal)) {
         this.#heads.set(branch, commit);
         this.#remember(commit, tree);
-        return { commit, versions };
+        return commit === head || branch === site
+          ? { commit, versions }
+          : { commit, versions, parent: head };
       }
       this.#heads.delete(branch);
     }

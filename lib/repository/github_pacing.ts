@@ -8,7 +8,7 @@
  * @module
  */
 
-import { RepositoryError } from "./repository.ts";
+import { RepositoryError } from "./repository_errors.ts";
 
 /** Content-creating requests a process sends in any 60 seconds at most. */
 export const WRITES_PER_MINUTE = 75;

@@ -11,7 +11,7 @@
  * @module
  */
 
-import { ConflictError, RepositoryError } from "./repository.ts";
+import { ConflictError, RepositoryError } from "./repository_errors.ts";
 import { retryAfterOf } from "./github_history.ts";
 import { failureOf } from "./github_status.ts";
 import { type AnswerKv, KeptAnswers } from "./github_etags.ts";

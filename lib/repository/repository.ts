@@ -11,6 +11,15 @@
 
 import { sha1Hex } from "../digest.ts";
 
+// The errors have a module of their own: mapping an error to its answer
+// needs them, not the digests of this one.
+export {
+  BranchExistsError,
+  ConflictError,
+  RepositoryError,
+  type RepositoryErrorCode,
+} from "./repository_errors.ts";
+
 /** A file read from the repository: its bytes and its version (git blob SHA-1). */
 export interface RepositoryFile {
   /** The whole file. */
@@ -89,6 +98,12 @@ export interface CommitOptions {
    * checkout, and the work tree is never touched.
    */
   branch?: string | undefined;
+  /**
+   * The branch must not exist yet (a review's branch, whose name must never
+   * gather the commits of two reviews): when it does, a
+   * {@linkcode BranchExistsError} and nothing is committed.
+   */
+  create?: boolean | undefined;
 }
 
 /** What a many-file commit made. */
@@ -101,6 +116,21 @@ export interface CommitResult {
   commit: string;
   /** Each file's version after the commit, by path. */
   versions: Record<string, string>;
+  /**
+   * The commit the new one was made on (its parent), for a commit made on
+   * an `inpage/…` branch; absent otherwise, or when no commit was made.
+   */
+  parent?: string | undefined;
+}
+
+/** A pull request to open ({@linkcode Repository.openPullRequest}). */
+export interface PullRequestInit {
+  /** The branch holding the changes (`inpage/…`). */
+  branch: string;
+  /** Its title: one line. */
+  title: string;
+  /** Its description, in Markdown. */
+  body: string;
 }
 
 /**
@@ -169,6 +199,20 @@ export interface Repository {
    */
   readAt?(path: string, commit: string): Promise<RepositoryFile | null>;
   /**
+   * Reads a file as it was at a commit of any branch, the site branch or
+   * another (a review's branch): for the commits the package recorded
+   * itself, never one a request names (`readAt` keeps those to the site
+   * branch's history). Optional: without it, reviews answer 502
+   * `unavailable`.
+   *
+   * @param path repository path, already whitelisted
+   * @param commit 40 lowercase hex digits
+   * @returns the file, or `null` when no commit has that id or that commit
+   *   had no such file
+   * @throws {RepositoryError} when the repository refuses or does not answer
+   */
+  readAtCommit?(path: string, commit: string): Promise<RepositoryFile | null>;
+  /**
    * Keeps bytes aside for a later {@linkcode Repository.commit}, outside
    * every tree and branch: nothing a site builds from changes (optional:
    * without it, `/api/upload?staged=1` stores the image as a plain upload
@@ -206,53 +250,25 @@ export interface Repository {
    *   outside `inpage/`; otherwise when the repository refuses
    */
   deleteBranch?(branch: string): Promise<boolean>;
-}
-
-/** Thrown by `Repository.write` when the file's version is not the expected one. */
-export class ConflictError extends Error {
-  /** The file whose version did not match, when the repository says. */
-  readonly path: string | undefined;
-
   /**
-   * Creates the error.
+   * Opens a pull request from an `inpage/…` branch into the site branch
+   * (optional: GitHub has them; a local checkout has none, and a review
+   * there is its branch alone).
    *
-   * @param detail what happened, for the server log
-   * @param path the file whose version did not match
+   * @param pull the branch, the title and the description
+   * @returns the pull request's number
+   * @throws {RepositoryError} when the repository refuses or does not answer
    */
-  constructor(detail: string, path?: string) {
-    super(detail);
-    this.name = "ConflictError";
-    this.path = path;
-  }
-}
-
-/** The codes a repository failure is answered with (502). */
-export type RepositoryErrorCode = "not_found" | "unauthorized" | "unavailable";
-
-/** Thrown by a `Repository` when it refuses access or does not answer. */
-export class RepositoryError extends Error {
-  /** The code sent to the client in a 502 body. */
-  readonly code: RepositoryErrorCode;
-  /** Seconds to wait, when the repository said (a rate limit). */
-  readonly retryAfterSeconds: number | undefined;
-
+  openPullRequest?(pull: PullRequestInit): Promise<number>;
   /**
-   * Creates the error.
+   * Closes a pull request without merging it, after a comment saying why
+   * (the commit that published its changes, or that it was closed).
    *
-   * @param code the client-facing code
-   * @param detail what happened, for the server log (never a secret)
-   * @param retryAfterSeconds seconds to wait, when the repository said
+   * @param number the pull request's number
+   * @param comment the comment, in Markdown
+   * @throws {RepositoryError} when the repository refuses or does not answer
    */
-  constructor(
-    code: RepositoryErrorCode,
-    detail: string,
-    retryAfterSeconds?: number,
-  ) {
-    super(detail);
-    this.name = "RepositoryError";
-    this.code = code;
-    this.retryAfterSeconds = retryAfterSeconds;
-  }
+  closePullRequest?(number: number, comment: string): Promise<void>;
 }
 
 /**

@@ -25,3 +25,23 @@ let wire: Promise<typeof import("./mod.ts")> | undefined;
 export function loadWire(): Promise<typeof import("./mod.ts")> {
   return wire ??= import("./mod.ts");
 }
+
+let review: Promise<typeof import("./review.ts")> | undefined;
+
+/**
+ * Loads `./review.ts`, the review routes' shapes, once.
+ *
+ * @example
+ * ```ts
+ * import { loadReviewWire } from "./load.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const { reviewIdBody } = await loadReviewWire();
+ * assert.equal(reviewIdBody.safeParse({ id: "x" }).success, false);
+ * ```
+ *
+ * @returns the module
+ */
+export function loadReviewWire(): Promise<typeof import("./review.ts")> {
+  return review ??= import("./review.ts");
+}

@@ -109,7 +109,11 @@ export interface ContentAnswer {
  * ```
  */
 export const sessionAnswer: z.ZodMiniType<SessionAnswer> = z.object({
-  editor: z.object({ id: z.string(), name: z.string() }),
+  editor: z.object({
+    id: z.string(),
+    name: z.string(),
+    role: z.optional(z.enum(["author", "publisher"])),
+  }),
 });
 /** The answer of `GET /api/session`. */
 export interface SessionAnswer {
@@ -119,6 +123,11 @@ export interface SessionAnswer {
     id: string;
     /** The name their commits carry. */
     name: string;
+    /**
+     * `author` (sends for review, never publishes) or `publisher`; a server
+     * before roles leaves it out (a publisher).
+     */
+    role?: "author" | "publisher" | undefined;
   };
 }
 
@@ -331,7 +340,9 @@ export interface PageProblemBody {
  * An error body: `{ error }`, where `error` is a code (or, on 429 and the
  * auth route's 401, a sentence), with `at` and `reason` (the first problem)
  * and `problems` (up to 50 `{ at, reason }` in document order) on 422, and
- * `kind` on 415. Unknown fields are ignored.
+ * `kind` on 415; on the review routes `fields` (a 409 at publish), `pages`
+ * (a 422 of a review's pages) and `path` (a 409 of a stale page). Unknown
+ * fields are ignored.
  *
  * @example
  * ```ts
@@ -351,6 +362,16 @@ export const errorBody: z.ZodMiniType<ErrorBody> = z.object({
   reason: z.optional(z.string()),
   problems: z.optional(z.array(pageProblem)),
   kind: z.optional(z.string()),
+  fields: z.optional(
+    z.array(z.object({ path: z.string(), pointer: z.string() })),
+  ),
+  pages: z.optional(z.array(z.object({
+    path: z.string(),
+    at: z.string(),
+    reason: z.string(),
+    problems: z.array(pageProblem),
+  }))),
+  path: z.optional(z.string()),
 });
 /** An error body. */
 export interface ErrorBody {
@@ -364,4 +385,22 @@ export interface ErrorBody {
   problems?: PageProblemBody[] | undefined;
   /** What a 415 recognised. */
   kind?: string | undefined;
+  /** The fields changed on both sides, in a 409 of a review's publish. */
+  fields?: { path: string; pointer: string }[] | undefined;
+  /** Each page refused by the page rules, in a 422 of `/api/reviews`. */
+  pages?: PageProblems[] | undefined;
+  /** The page whose version is stale, in a 409 of `/api/reviews`. */
+  path?: string | undefined;
+}
+
+/** One page refused by the page rules, in a review's 422. */
+export interface PageProblems {
+  /** The page's path. */
+  path: string;
+  /** Its first problem's JSON Pointer. */
+  at: string;
+  /** Its first problem's reason. */
+  reason: string;
+  /** Every problem of that page, up to 50, in document order. */
+  problems: PageProblemBody[];
 }

@@ -20,8 +20,9 @@
  */
 
 /**
- * The routes: the four of the reference and the editors' own two
- * (`/api/session`, `/api/history`, each with a budget of its own);
+ * The routes: the four of the reference, the editors' own two
+ * (`/api/session`, `/api/history`) and the four of reviews (`/api/reviews`
+ * and its `publish`, `schedule` and `link`), each with a budget of its own;
  * each one's path, the methods it serves (in the order of its `allow`
  * header) and the name of its rate budget in `BUDGETS` (`lib/limits.ts`).
  *
@@ -40,6 +41,26 @@ export const ROUTES = {
   upload: { path: "/api/upload", methods: ["POST"], budget: "upload" },
   session: { path: "/api/session", methods: ["GET"], budget: "session" },
   history: { path: "/api/history", methods: ["GET"], budget: "history" },
+  reviews: {
+    path: "/api/reviews",
+    methods: ["GET", "POST", "DELETE"],
+    budget: "reviews",
+  },
+  reviewPublish: {
+    path: "/api/reviews/publish",
+    methods: ["POST"],
+    budget: "reviewPublish",
+  },
+  reviewSchedule: {
+    path: "/api/reviews/schedule",
+    methods: ["POST"],
+    budget: "reviewSchedule",
+  },
+  reviewLink: {
+    path: "/api/reviews/link",
+    methods: ["POST"],
+    budget: "reviewLink",
+  },
 } as const;
 
 /** One entry of {@linkcode ROUTES}. */
@@ -56,6 +77,19 @@ export type BudgetName = RouteEntry["budget"];
  * the editor's next publish (`?staged=1`) instead of storing it at once.
  */
 export const STAGED_PARAMETER = "staged";
+
+/**
+ * The query parameter of a page opened from a preview link
+ * (`/en/about/?inpage-preview=TOKEN`): the loader shows the review the
+ * token names, read-only, on the live page.
+ */
+export const PREVIEW_PARAMETER = "inpage-preview";
+
+/** A review's id: 32 lowercase hex digits (128 random bits). */
+export const REVIEW_ID: RegExp = /^[0-9a-f]{32}$/;
+
+/** The branch of a review: `{REVIEW_BRANCH_PREFIX}{id}`. */
+export const REVIEW_BRANCH_PREFIX = "inpage/review/";
 
 /** Where the pages are in a site's checkout: `{PAGES_FOLDER}/{lang}/…`. */
 export const PAGES_FOLDER = "src/content/pages";

@@ -213,9 +213,15 @@ async function publishPage(
   }
 }
 
-/** Uploads the chosen images a page names, and names them as stored. */
-async function uploadImages(
-  context: PublishContext,
+/**
+ * Uploads the chosen images a page names (staged), and names them as
+ * stored: before a publish, and before a review is sent.
+ *
+ * @param context the store, the client and the chosen images
+ * @param path the page
+ */
+export async function uploadImages(
+  context: Pick<PublishContext, "store" | "client" | "images">,
   path: string,
 ): Promise<void> {
   const { store, client, images } = context;

@@ -438,6 +438,49 @@ export const en = {
   failNotFound: "This page file was not found in the repository.",
   failServer:
     "Something went wrong on the server. Your changes are kept: try again in a moment.",
+
+  // Review: sending changes for review, the Reviews panel, preview links.
+  sendForReview: "Send for review",
+  reviewMessageNeeded:
+    "Write a few words about your changes in the message box: the reviewer reads them.",
+  reviewSent: {
+    one: "Sent for review: {count} page. It is not published yet.",
+    other: "Sent for review: {count} pages. They are not published yet.",
+  },
+  reviews: "Reviews",
+  reviewsTitle: "Open reviews",
+  reviewsNone: "No review is open.",
+  reviewsClose: "Close the list",
+  reviewByWhen: "by {author}, {when}",
+  reviewPagesList: "Pages: {pages}",
+  reviewScheduledFor: "Publishes at {when}",
+  reviewFailed: "Not published as scheduled: {reason}",
+  reviewPublish: "Publish",
+  reviewPublishNamed: "Publish the review “{message}”",
+  reviewClose: "Close",
+  reviewCloseNamed: "Close the review “{message}” without publishing it",
+  reviewSchedule: "Schedule",
+  reviewScheduleNamed: "Publish the review “{message}” at the time chosen",
+  reviewScheduleAt: "Publish at",
+  reviewCopyLink: "Copy preview link",
+  reviewCopyLinkNamed: "Copy a preview link of the review “{message}”",
+  reviewLinkCopied:
+    "Preview link copied. Anyone with it can see the review for 72 hours, without a key.",
+  reviewLinkShown:
+    "Preview link (anyone with it can see the review for 72 hours):",
+  reviewPublished: "Review published.",
+  reviewClosed: "Review closed without publishing.",
+  reviewScheduled: "The review will be published at {when}.",
+  reviewConflict:
+    "Someone published these fields since the review was sent, so nothing was published: {fields}. Edit the page and send it again.",
+  previewBanner: "Review “{message}” by {author}: not published",
+  previewBannerNote:
+    "You are seeing a preview of changes sent for review. Changed parts are outlined. Visitors still see the published page.",
+  previewLabel: "Review preview",
+  previewInvalid:
+    "This preview link is not valid: it was altered, it has expired, or its review was closed. You are seeing the published page.",
+  previewUnavailable:
+    "The preview could not be loaded. You are seeing the published page.",
 };
 
 /** A table of the overlay's strings: every language has every key. */

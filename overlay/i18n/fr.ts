@@ -434,4 +434,48 @@ export const fr: Strings = {
   failNotFound: "Ce fichier de page est introuvable dans le dépôt.",
   failServer:
     "Un problème est survenu sur le serveur. Vos modifications sont gardées : réessayez dans un instant.",
+
+  // Relecture : envoyer pour relecture, le panneau Relectures, les liens d'aperçu.
+  sendForReview: "Envoyer pour relecture",
+  reviewMessageNeeded:
+    "Écrivez quelques mots sur vos modifications dans le champ de message : la personne qui relit les lira.",
+  reviewSent: {
+    one: "Envoyé pour relecture : {count} page. Elle n'est pas encore publiée.",
+    other:
+      "Envoyé pour relecture : {count} pages. Elles ne sont pas encore publiées.",
+  },
+  reviews: "Relectures",
+  reviewsTitle: "Relectures en cours",
+  reviewsNone: "Aucune relecture en cours.",
+  reviewsClose: "Fermer la liste",
+  reviewByWhen: "par {author}, {when}",
+  reviewPagesList: "Pages : {pages}",
+  reviewScheduledFor: "Publication prévue à {when}",
+  reviewFailed: "Non publiée à l'heure prévue : {reason}",
+  reviewPublish: "Publier",
+  reviewPublishNamed: "Publier la relecture « {message} »",
+  reviewClose: "Fermer",
+  reviewCloseNamed: "Fermer la relecture « {message} » sans la publier",
+  reviewSchedule: "Programmer",
+  reviewScheduleNamed: "Publier la relecture « {message} » à l'heure choisie",
+  reviewScheduleAt: "Publier le",
+  reviewCopyLink: "Copier le lien d'aperçu",
+  reviewCopyLinkNamed: "Copier un lien d'aperçu de la relecture « {message} »",
+  reviewLinkCopied:
+    "Lien d'aperçu copié. Toute personne qui l'a peut voir la relecture pendant 72 heures, sans clé.",
+  reviewLinkShown:
+    "Lien d'aperçu (toute personne qui l'a peut voir la relecture pendant 72 heures) :",
+  reviewPublished: "Relecture publiée.",
+  reviewClosed: "Relecture fermée sans publication.",
+  reviewScheduled: "La relecture sera publiée le {when}.",
+  reviewConflict:
+    "Quelqu'un a publié ces champs depuis l'envoi de la relecture, rien n'a donc été publié : {fields}. Modifiez la page et renvoyez-la.",
+  previewBanner: "Relecture « {message} » par {author} : non publiée",
+  previewBannerNote:
+    "Vous voyez un aperçu de modifications envoyées pour relecture. Les parties modifiées sont encadrées. Les visiteurs voient toujours la page publiée.",
+  previewLabel: "Aperçu de relecture",
+  previewInvalid:
+    "Ce lien d'aperçu n'est pas valide : il a été modifié, il a expiré, ou sa relecture a été fermée. Vous voyez la page publiée.",
+  previewUnavailable:
+    "L'aperçu n'a pas pu être chargé. Vous voyez la page publiée.",
 };

@@ -68,7 +68,17 @@ export type Notice =
   | { readonly code: "noRegions" }
   | { readonly code: "nothingToPublish" }
   | { readonly code: "nothingLeft" }
-  | { readonly code: "notLoggedOut" };
+  | { readonly code: "notLoggedOut" }
+  /** Changes sent for review (`count` pages): not published. */
+  | { readonly code: "sentForReview"; readonly count: number }
+  /** A review asks for a message first. */
+  | { readonly code: "reviewMessageNeeded" }
+  /** A review published, closed or scheduled from the Reviews panel. */
+  | {
+    readonly code: "review";
+    readonly done: "published" | "closed" | "scheduled" | "linkCopied";
+    readonly at?: number | undefined;
+  };
 
 /** A page file that cannot be edited, and why. */
 export interface BrokenPage {

@@ -42,6 +42,9 @@ const TONES: Readonly<Record<Notice["code"], Tone>> = {
   nothingToPublish: "clean",
   nothingLeft: "clean",
   notLoggedOut: "error",
+  sentForReview: "published",
+  reviewMessageNeeded: "error",
+  review: "published",
 };
 
 /**

@@ -18,29 +18,10 @@ import { setPointer } from "./pointer.ts";
 
 export type { JsonValue, PageObject } from "../../lib/wire/mod.ts";
 import type { PageObject } from "../../lib/wire/mod.ts";
+export { sameValue } from "../../lib/wire/merge.ts";
 
 /** Changed values by JSON Pointer; none lies inside another. */
 export type Changes = ReadonlyMap<string, unknown>;
-
-/**
- * Whether two JSON values are equal, deeply.
- *
- * @param a one value
- * @param b the other
- * @returns true when they hold the same JSON
- */
-export function sameValue(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== "object" || typeof b !== "object" || !a || !b) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(left);
-  if (keys.length !== Object.keys(right).length) return false;
-  return keys.every((key) =>
-    Object.hasOwn(right, key) && sameValue(left[key], right[key])
-  );
-}
 
 /**
  * A page with changes applied, in their order.

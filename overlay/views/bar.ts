@@ -41,6 +41,10 @@ export interface BarActions {
   preview(on: boolean): void;
   /** Open the Page panel (the fields no region shows). */
   page(): void;
+  /** Send every changed page for review with the message typed. */
+  sendForReview(): void;
+  /** Open the Reviews panel. */
+  reviews(): void;
 }
 
 /** The bar, to append to the overlay's interface. */
@@ -53,6 +57,8 @@ export interface BarView {
   who: HTMLElement;
   /** Shows whether the page is in preview (the switch's pressed button). */
   showMode(preview: boolean): void;
+  /** Shows the controls of a role: an author sends for review only. */
+  setRole(role: "author" | "publisher"): void;
 }
 
 const button = (
@@ -172,6 +178,7 @@ function moreMenu(actions: BarActions, bar: () => HTMLElement) {
     { class: "menu", id: "inpage-bar-menu" },
     item(text("page"), actions.page, { title: text("pageTitle") }),
     item(text("history"), actions.history, { class: "history" }),
+    item(text("reviews"), actions.reviews, { class: "reviews" }),
     who,
     item(text("logOut"), actions.logout),
   );
@@ -240,7 +247,17 @@ export function createBar(store: Store, actions: BarActions): BarView {
   const publishButton = button(text("publish"), actions.publish, {
     class: "primary",
   });
-  const sessionControls = [edit.group, modes.group, publishButton, more.more];
+  const reviewButton = button(text("sendForReview"), actions.sendForReview, {
+    class: "review",
+  });
+  let author = false;
+  const sessionControls = [
+    edit.group,
+    modes.group,
+    reviewButton,
+    publishButton,
+    more.more,
+  ];
   const bar: HTMLElement = h(
     "div",
     { class: "bar", role: "region", "aria-label": text("barLabel") },
@@ -254,10 +271,12 @@ export function createBar(store: Store, actions: BarActions): BarView {
   const render = (state: EditState) => {
     const ready = state.pages.length > 0;
     for (const control of sessionControls) control.hidden = !ready;
+    publishButton.hidden = !ready || author;
     more.menu.hidden = !ready;
     status.render(state);
     edit.render(state);
     publishButton.disabled = state.busy;
+    reviewButton.disabled = state.busy;
   };
   store.subscribe((state) => render(state));
   render(store.state);
@@ -268,6 +287,10 @@ export function createBar(store: Store, actions: BarActions): BarView {
     showMode(preview) {
       modes.show(preview);
       bar.toggleAttribute("data-preview", preview);
+    },
+    setRole(role) {
+      author = role === "author";
+      render(store.state);
     },
   };
 }

@@ -19,7 +19,7 @@
 
 import { unescapeToken } from "../../lib/wire/pointer.ts";
 import { INPAGE_ATTRIBUTES, REGION_KINDS } from "../../lib/wire/regions.ts";
-import { plural, text, type TextKey } from "../i18n/mod.ts";
+import { language, plural, text, type TextKey } from "../i18n/mod.ts";
 import {
   clockTime,
   failureSentence,
@@ -71,7 +71,24 @@ const NOTICES: Readonly<Record<string, TextKey>> = {
   nothingToPublish: "nothingToPublish",
   nothingLeft: "nothingLeft",
   notLoggedOut: "notLoggedOut",
+  reviewMessageNeeded: "reviewMessageNeeded",
 };
+
+/** The words of what the Reviews panel did. */
+function reviewWords(notice: Extract<Notice, { code: "review" }>): string {
+  switch (notice.done) {
+    case "published":
+      return text("reviewPublished");
+    case "closed":
+      return text("reviewClosed");
+    case "linkCopied":
+      return text("reviewLinkCopied");
+    case "scheduled":
+      return text("reviewScheduled", {
+        when: new Date(notice.at ?? 0).toLocaleString(language()),
+      });
+  }
+}
 
 /** The words of each reason a publish did not happen, but counted ones. */
 const NOT_PUBLISHED: Readonly<Record<string, TextKey>> = {
@@ -116,6 +133,10 @@ function noticeWords(notice: Notice): { text: string; detail?: string } {
       }),
     };
   }
+  if (notice.code === "sentForReview") {
+    return { text: plural("reviewSent", notice.count) };
+  }
+  if (notice.code === "review") return { text: reviewWords(notice) };
   if (notice.code !== "notPublished") {
     return { text: text(NOTICES[notice.code]!) };
   }

@@ -4,15 +4,30 @@ import { fastHash } from "../support/helpers.ts";
 
 const EFFECT_KEY = "every login is refused as a wrong key";
 const EFFECT_REPO = "reads, publishes and uploads answer 502 unavailable";
+const EFFECT_PREVIEW = "preview links of reviews cannot be made or opened";
+const SECRET = {
+  EDITOR_PREVIEW_SECRET: "a preview secret of 32 characters at least",
+};
 
 Deno.test("warnMissingVariables names what is missing or unusable in one line, never a value", async () => {
   const kv = await Deno.openKv(":memory:");
   try {
     const cases: [Record<string, unknown>, string[], string][] = [
       [
-        { RATE_LIMIT: kv, EDITOR_KEY_HASH: "s3cret-plaintext" },
+        { RATE_LIMIT: kv, EDITOR_KEY_HASH: "s3cret-plaintext", ...SECRET },
         ["EDITOR_KEY_HASH", "GITHUB_TOKEN", "GITHUB_REPOSITORY"],
         `${EFFECT_KEY}; ${EFFECT_REPO}`,
+      ],
+      [
+        {
+          RATE_LIMIT: kv,
+          EDITOR_KEY_HASH: await fastHash("k"),
+          GITHUB_TOKEN: "ghp_value",
+          GITHUB_REPOSITORY: "octo/site",
+          EDITOR_PREVIEW_SECRET: "s3cret-plaintext",
+        },
+        ["EDITOR_PREVIEW_SECRET"],
+        EFFECT_PREVIEW,
       ],
       [
         {
@@ -21,6 +36,7 @@ Deno.test("warnMissingVariables names what is missing or unusable in one line, n
           GITHUB_REPOSITORY: "octo/site",
           GITHUB_BRANCH: "bad..branch",
           GITHUB_API_URL: "ftp://api.example",
+          ...SECRET,
         },
         ["RATE_LIMIT", "GITHUB_BRANCH", "GITHUB_API_URL"],
         `every route but logout answers 503 unavailable; ${EFFECT_REPO}`,
@@ -49,6 +65,7 @@ Deno.test("warnMissingVariables names what is missing or unusable in one line, n
         GITHUB_TOKEN: "ghp_value",
         GITHUB_REPOSITORY: "octo/site",
         GITHUB_BRANCH: "",
+        ...SECRET,
       }, (line) => quiet.push(line)),
       [],
     );
@@ -65,6 +82,7 @@ Deno.test("warnMissingVariables accepts named editors instead of EDITOR_KEY_HASH
       RATE_LIMIT: kv,
       GITHUB_TOKEN: "t",
       GITHUB_REPOSITORY: "octo/site",
+      ...SECRET,
     };
     const lines: string[] = [];
     const keys = JSON.stringify({

@@ -6,6 +6,7 @@
  */
 
 import { CHROMIUM, FLAGS } from "../support/chromium.ts";
+import { recipeFlags } from "../support/deploy_entry.ts";
 import { join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
 import {
@@ -78,14 +79,15 @@ export async function pageFiles(root: string): Promise<Record<string, string>> {
  * @param env its environment (SITE_DIR, EDITOR_KEY_HASH, GITHUB_*, …)
  * @returns the running entry point
  */
-export function startDeployEntry(
+export async function startDeployEntry(
   env: Record<string, string>,
 ): Promise<RunningProcess> {
-  return spawnUntil(
+  return await spawnUntil(
     [
       "run",
       "-A",
       "--quiet",
+      ...await recipeFlags(join(PACKAGE_ROOT, "examples/astro")),
       "--config",
       "deno.json",
       "examples/astro/deploy.ts",

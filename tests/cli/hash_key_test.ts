@@ -7,6 +7,7 @@ import {
   verifyWithPython,
 } from "../support/cli.ts";
 import { spawnWithInput } from "../support/process.ts";
+import { readEditorKeys } from "../../lib/access/editors.ts";
 
 /** The hash-key command at a cost cheap enough for tests. */
 const WEAK_HASH_KEY = [
@@ -376,6 +377,11 @@ Deno.test("editor hash-key --name refuses a bad id, the reserved id, a bad name 
     [["--name", "alice", "--email", "a@x.org\u0085"], /--email is not/],
     [["--name", "alice", "--email", "a@x.org\u2028"], /--email is not/],
     [["--email", "a@example.com"], /go with --name/],
+    [["--role", "author"], /go with --name/],
+    [
+      ["--name", "alice", "--role", "admin"],
+      /--role must be publisher or author/,
+    ],
   ];
   for (const [args, message] of cases) {
     const run = await runCli([...WEAK_HASH_KEY, ...args]);
@@ -386,11 +392,45 @@ Deno.test("editor hash-key --name refuses a bad id, the reserved id, a bad name 
   }
 });
 
+Deno.test("editor hash-key --name --role author writes the role into the entry; publisher is the default, left out", async () => {
+  const run = await runCli([
+    ...WEAK_HASH_KEY,
+    "--name",
+    "bob",
+    "--role",
+    "author",
+  ]);
+  assert.equal(run.code, 0, run.stderr);
+  const [key = "", entry = ""] = run.stdout.split("\n");
+  assert.match(key, /^bob\.[A-Za-z0-9_-]{32}$/);
+  const parsed = JSON.parse(entry);
+  assert.deepEqual(
+    { ...parsed.bob, hash: "" },
+    { hash: "", name: "bob", email: "bob@inpage.invalid", role: "author" },
+  );
+  const read = readEditorKeys(entry);
+  assert.ok(read.ok);
+  assert.equal(read.editors.get("bob")?.role, "author");
+  const publisher = await runCli([
+    ...WEAK_HASH_KEY,
+    "--name",
+    "carol",
+    "--role",
+    "publisher",
+  ]);
+  assert.equal(publisher.code, 0, publisher.stderr);
+  assert.equal(
+    "role" in JSON.parse(publisher.stdout.split("\n")[1]!).carol,
+    false,
+  );
+});
+
 Deno.test("editor hash-key --help says how to add and remove a named editor", async () => {
   await assertHelpMentions("hash-key", [
     "--name <id>",
     "--full-name <name>",
     "--email <address>",
+    "--role <role>",
     "EDITOR_KEYS",
     "remove an editor",
   ]);

@@ -279,6 +279,8 @@ Deno.test("editor serve --help documents every option", async () => {
     "EDITOR_KEYS",
     "editor hash-key --name",
     "to remove one, delete their entry",
+    "EDITOR_PREVIEW_SECRET",
+    "scheduled",
   ]);
 });
 
@@ -340,7 +342,7 @@ Deno.test("editor serve reads EDITOR_KEYS: a named editor logs in and publishes 
   const cookie = await logInOver(server.url, key);
   const me = await fetch(`${server.url}api/session`, { headers: { cookie } });
   assert.deepEqual(await me.json(), {
-    editor: { id: "alice", name: "Alice Martin" },
+    editor: { id: "alice", name: "Alice Martin", role: "publisher" },
   });
   await assertPublishedOver(server.url, cookie, {
     path: HOME,
@@ -363,6 +365,127 @@ Deno.test("editor serve refuses a malformed EDITOR_KEYS with one line and exit 1
   assert.equal(run.code, 1);
   assert.match(run.stderr, /EDITOR_KEYS: the hash of "alice"/);
   assert.ok(!run.stderr.includes("plaintext"));
+  assert.equal(run.stderr.trim().split("\n").length, 1);
+});
+
+Deno.test("editor serve refuses an EDITOR_KEYS entry with an unknown role with one line and exit 1", async () => {
+  await using site = await tempSite();
+  const run = await runCli(["serve", "--repo", site.root, "--port", "0"], "", {
+    EDITOR_KEY_HASH: await fastHash(KEY),
+    EDITOR_KEYS: JSON.stringify({
+      alice: {
+        hash: await fastHash("alice.k"),
+        name: "Alice",
+        email: "alice@example.com",
+        role: "admin",
+      },
+    }),
+  });
+  assert.equal(run.code, 1);
+  assert.match(
+    run.stderr,
+    /EDITOR_KEYS: the role of "alice" must be "publisher" or "author"/,
+  );
+  assert.equal(run.stderr.trim().split("\n").length, 1);
+});
+
+Deno.test("editor serve publishes a scheduled review itself, and signs preview links with a secret of its own when none is set", async () => {
+  await using site = await tempSite();
+  const keys = {
+    alice: ["alice.serve-publisher", "Alice Martin", undefined],
+    bob: ["bob.serve-author", "Bob Stone", "author"],
+  } as const;
+  const editors: Record<string, unknown> = {};
+  for (const [id, [key, name, role]] of Object.entries(keys)) {
+    editors[id] = {
+      hash: await fastHash(key),
+      name,
+      email: `${id}@example.com`,
+      ...(role ? { role } : {}),
+    };
+  }
+  await using server = await serveCheckout(site.root, {
+    env: {
+      EDITOR_KEY_HASH: "",
+      EDITOR_KEYS: JSON.stringify(editors),
+      EDITOR_PREVIEW_SECRET: "",
+      EDITOR_SCHEDULE_EVERY_MS: "100",
+    },
+  });
+  const bob = await logInOver(server.url, keys.bob[0]);
+  const alice = await logInOver(server.url, keys.alice[0]);
+  const post = async (path: string, body: unknown, cookie: string) => {
+    const response = await fetch(new URL(path, server.url), {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: await response.json() };
+  };
+  const sent = await post("api/reviews", {
+    message: "Scheduled from serve",
+    pages: [{
+      path: HOME,
+      content: JSON.stringify({ title: "On time" }),
+      version: await gitHashObject(HOME_TEXT),
+    }],
+  }, bob);
+  assert.equal(sent.status, 201, JSON.stringify(sent.body));
+  const { id, branch } = sent.body as { id: string; branch: string };
+  const link = await post("api/reviews/link", { id, hours: 1 }, bob);
+  assert.equal(link.status, 200, "a secret was made for this run");
+  const preview = await fetch(
+    new URL(
+      link.body.url.replace(
+        "/en/?inpage-preview=",
+        "/api/reviews?token=",
+      ),
+      server.url,
+    ),
+  );
+  assert.equal(preview.status, 200);
+  await preview.body?.cancel();
+  const before = await site.commitCount();
+  const scheduled = await post("api/reviews/schedule", {
+    id,
+    at: new Date().toISOString(),
+  }, alice);
+  assert.equal(scheduled.status, 200);
+  // The run logs once it is over: commit, branch deleted, review closed.
+  const done = new RegExp(
+    `review ${id} published as scheduled in [0-9a-f]{40}`,
+  );
+  const deadline = Date.now() + 20_000;
+  while (!done.test(server.stdout()) && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.match(server.stdout(), done);
+  assert.equal(await site.commitCount(), before + 1, "published by serve");
+  assert.equal(JSON.parse((await site.read(HOME))!).title, "On time");
+  assert.equal(
+    (await site.git("log", "-1", "--format=%an|%s")).trim(),
+    "Bob Stone|Scheduled from serve",
+  );
+  assert.equal(
+    (await site.git("branch", "--list", branch)).trim(),
+    "",
+    "the review's branch is deleted",
+  );
+  assert.equal(await site.git("status", "--porcelain"), "");
+});
+
+Deno.test("editor serve refuses an EDITOR_PREVIEW_SECRET shorter than 32 characters with one line", async () => {
+  await using site = await tempSite();
+  const run = await runCli(["serve", "--repo", site.root, "--port", "0"], "", {
+    EDITOR_KEY_HASH: await fastHash(KEY),
+    EDITOR_PREVIEW_SECRET: "short secret",
+  });
+  assert.equal(run.code, 1);
+  assert.match(
+    run.stderr,
+    /EDITOR_PREVIEW_SECRET is shorter than 32 characters/,
+  );
+  assert.ok(!run.stderr.includes("short secret"));
   assert.equal(run.stderr.trim().split("\n").length, 1);
 });
 

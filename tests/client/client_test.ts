@@ -406,7 +406,7 @@ Deno.test("getPointer and setPointer follow RFC 6901, escapes included, without 
 Deno.test("the client asks who is logged in, lists a page's history and reads it at a commit", async () => {
   await using s = await signedIn();
   assert.deepEqual(await s.client.session(), {
-    editor: { id: "editor", name: "editor" },
+    editor: { id: "editor", name: "editor", role: "publisher" },
   });
   const { content, version } = await s.client.read(HOME);
   const page = JSON.parse(content) as PageObject;

@@ -80,7 +80,9 @@ Deno.test("a named key logs in, and the session names its editor", async () => {
   const cookie = await logIn(ALICE, s.env);
   const { status, body } = await answer(await whoAmI(cookie, s.env));
   assert.equal(status, 200);
-  assert.deepEqual(body, { editor: { id: "alice", name: "Alice Martin" } });
+  assert.deepEqual(body, {
+    editor: { id: "alice", name: "Alice Martin", role: "publisher" },
+  });
   const line = JSON.parse(s.env.logs.at(-1) ?? "{}");
   assert.equal(line.route, "/api/session");
   assert.equal(line.editor, "alice");
@@ -332,7 +334,9 @@ Deno.test("the plain site key keeps working beside named keys, as the editor nam
   using s = await setup({ EDITOR_KEY_HASH: await fastHash(SITE_KEY) });
   const cookie = await logIn(SITE_KEY, s.env);
   const { body } = await answer(await whoAmI(cookie, s.env));
-  assert.deepEqual(body, { editor: { id: "editor", name: "editor" } });
+  assert.deepEqual(body, {
+    editor: { id: "editor", name: "editor", role: "publisher" },
+  });
   // A plain key that is not an editor's id before its dot works too.
   const dotted = "Not.an-id";
   const env = { ...s.env, EDITOR_KEY_HASH: await fastHash(dotted) };

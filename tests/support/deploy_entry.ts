@@ -5,6 +5,7 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { dirname, join } from "node:path";
 import { ROOT } from "./cli.ts";
 
 /** A running entry; disposing of it stops it and waits for its output. */
@@ -16,8 +17,28 @@ export interface DeployEntry extends AsyncDisposable {
 }
 
 /**
+ * The `--unstable-*` flags of the `deno.json` an example deploys with (its
+ * `"unstable"` list), so that the package's own deno.json, which the tests
+ * run an entry with, gets the example's runtime flags too.
+ *
+ * @param folder the example's folder, holding its deno.json
+ * @returns the flags, none when the folder has no deno.json
+ */
+export async function recipeFlags(folder: string): Promise<string[]> {
+  let config: { unstable?: string[] };
+  try {
+    config = JSON.parse(await Deno.readTextFile(join(folder, "deno.json")));
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) return [];
+    throw error;
+  }
+  return (config.unstable ?? []).map((feature) => `--unstable-${feature}`);
+}
+
+/**
  * Starts an entry with the package's own deno.json (the examples map
- * `@inpage/editor` to JSR) and waits until `ready` holds of its output.
+ * `@inpage/editor` to JSR) and the runtime flags of the example's own
+ * deno.json, and waits until `ready` holds of its output.
  *
  * @param entry the entry file, relative to the repository root
  * @param env its whole environment, beside `NO_COLOR`
@@ -31,8 +52,9 @@ export async function startDeployEntry(
   ready: (out: string, err: string) => boolean,
   clearEnv = false,
 ): Promise<DeployEntry> {
+  const flags = await recipeFlags(join(ROOT, dirname(entry)));
   const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "--quiet", "--config", "deno.json", entry],
+    args: ["run", "-A", "--quiet", ...flags, "--config", "deno.json", entry],
     cwd: ROOT,
     clearEnv,
     env: { NO_COLOR: "1", ...env },

@@ -34,7 +34,8 @@
  * - a symbolic link (`addLink`, a commit of the branch making a path a link):
  *   a read answers, as GitHub documents, the file it names when that is a
  *   file of the repository (under that file's own `path`), else
- *   `type: "symlink"` with its `target`.
+ *   `type: "symlink"` with its `target`;
+ * - pull requests and their comments (`github_pulls_double.ts`).
  *
  * @module
  */
@@ -47,8 +48,9 @@ import { signedInEnv, type TestEnv } from "./helpers.ts";
 import { type DoubleCommit, GitObjects } from "./git_objects.ts";
 import { gitDataAnswer, type GitState } from "./github_git_data.ts";
 import { type DoubleApp, refuseAppJwt } from "./github_app_double.ts";
+import { type DoublePull, DoublePulls } from "./github_pulls_double.ts";
 
-export type { DoubleApp, DoubleCommit };
+export type { DoubleApp, DoubleCommit, DoublePull };
 
 /** What the double is started with. */
 export interface GitHubDoubleOptions {
@@ -149,6 +151,8 @@ export interface GitHubDouble {
   commits: DoubleCommit[];
   /** The other branches, by name, to their commit. */
   refs: Map<string, string>;
+  /** The pull requests, by number. */
+  pulls: Map<number, DoublePull>;
   /** The blobs, trees and commits, on a branch or not. */
   objects: GitObjects;
   /** Every request received, in order. */
@@ -380,7 +384,9 @@ export function startGitHubDouble(
     head: () => log.at(-1)!.sha,
     moveDefault,
     makeCommit,
+    branchDeleted: (deleted) => pulls.branchDeleted(deleted),
   };
+  const pulls = new DoublePulls(state);
 
   /** Another publish on the default branch: a commit of these files. */
   function publishElsewhere(
@@ -934,6 +940,9 @@ export function startGitHubDouble(
     if (rest.startsWith("git/")) {
       return await gitDataAnswer(state, request, rest, base);
     }
+    if (rest.startsWith("pulls") || rest.startsWith("issues/")) {
+      return await pulls.answer(request, rest, base);
+    }
     if (!rest.startsWith("contents/")) return undefined;
     let path: string;
     try {
@@ -1071,6 +1080,7 @@ export function startGitHubDouble(
     files,
     commits: log,
     refs,
+    pulls: pulls.pulls,
     objects,
     requests,
     appTokens,

@@ -28,6 +28,8 @@ export interface GitState {
   head(): string;
   /** Moves the default branch to a commit that descends from its head. */
   moveDefault(sha: string): void;
+  /** Told of each branch deleted (its pull requests close). */
+  branchDeleted?(branch: string): void;
   /** Makes a commit object, on no branch. */
   makeCommit(
     message: string,
@@ -261,6 +263,7 @@ export async function gitDataAnswer(
           "refs#delete-a-reference",
         );
       }
+      state.branchDeleted?.(branch);
       return new Response(null, { status: 204 });
     }
   }

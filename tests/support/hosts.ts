@@ -657,7 +657,7 @@ export async function twoInstancesOf(recipe: Recipe): Promise<void> {
   const session = (url: string) =>
     call(url, "/api/session", { headers: { cookie } });
   assert.deepEqual((await session(b.url)).body, {
-    editor: { id: "editor", name: "editor" },
+    editor: { id: "editor", name: "editor", role: "publisher" },
   });
   const statuses = [];
   for (let attempt = 1; attempt <= 5; attempt++) {

@@ -11,6 +11,7 @@
 
 import { join } from "node:path";
 import {
+  BranchExistsError,
   type CommitAuthor,
   type CommitResult,
   ConflictError,
@@ -80,8 +81,11 @@ export async function commitOf(root: string, ref: string): Promise<string> {
  * @param files the files, their blobs already in git's object store
  * @param message the commit message
  * @param author the commit's author, if any
- * @returns the branch's head after the commit and each file's version
+ * @param create whether the branch must not exist yet
+ * @returns the branch's head after the commit, each file's version, and the
+ *   commit it was made on
  * @throws {ConflictError} naming a file whose version is not the expected one
+ * @throws {BranchExistsError} with `create`, when the branch exists
  * @throws {RepositoryError} when git fails or the branch moved meanwhile
  */
 export async function commitOnBranch(
@@ -91,9 +95,11 @@ export async function commitOnBranch(
   files: readonly BranchFile[],
   message: string,
   author: CommitAuthor | undefined,
+  create = false,
 ): Promise<CommitResult> {
   const ref = ownBranchRef(branch);
   const old = await commitOf(root, ref);
+  if (create && old !== "") throw new BranchExistsError(branch);
   const base = old || await commitOf(root, "HEAD");
   if (base === "") {
     throw new RepositoryError(
@@ -151,15 +157,23 @@ export async function commitOnBranch(
         old || git.zeroId,
       ]);
       if (moved.code !== 0) {
+        // Made meanwhile by another process: its commits are kept.
+        if (create) throw new BranchExistsError(branch);
         throw new RepositoryError(
           "unavailable",
           `${branch} moved meanwhile: ${moved.stderr}`,
         );
       }
     }
-    return { commit: head, versions };
+    return head === base
+      ? { commit: head, versions }
+      : { commit: head, versions, parent: base };
   } catch (error) {
-    if (error instanceof RepositoryError) throw error;
+    if (
+      error instanceof RepositoryError || error instanceof BranchExistsError
+    ) {
+      throw error;
+    }
     throw new RepositoryError(
       "unavailable",
       `Cannot commit on ${branch}: ${

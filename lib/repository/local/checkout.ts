@@ -101,6 +101,8 @@ export interface LocalCheckout extends Repository {
    * checkout does not commit.
    */
   readAt(path: string, commit: string): Promise<RepositoryFile | null>;
+  /** A file as it was at a commit of any branch (a review's). */
+  readAtCommit(path: string, commit: string): Promise<RepositoryFile | null>;
   /**
    * Keeps bytes aside: in git's object store (`git hash-object -w`), or,
    * outside git, in a folder of the system's temporary directory; never in
@@ -218,6 +220,17 @@ class LocalCheckoutRepository implements LocalCheckout {
     );
   }
 
+  async readAtCommit(
+    path: string,
+    commit: string,
+  ): Promise<RepositoryFile | null> {
+    return await fileAt(this.root, this.#needGit(), path, commit, true).catch(
+      (error) => {
+        throw failure(error, `Cannot read ${path} at ${commit}`);
+      },
+    );
+  }
+
   #needGit(): WorkTree {
     if (this.#git === null) {
       throw new RepositoryError(
@@ -294,6 +307,7 @@ class LocalCheckoutRepository implements LocalCheckout {
           blobs,
           message,
           author,
+          options.create === true,
         );
       });
     }

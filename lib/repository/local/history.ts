@@ -169,17 +169,21 @@ async function fillVersions(
  * @param git its work tree
  * @param path the repository path, relative to the root
  * @param commit 40 lowercase hex digits
- * @returns the file, or `null` when there is no such commit or it had no
- *   such file
+ * @param anyBranch whether a commit off the branch's history (a review's)
+ *   is read too
+ * @returns the file, or `null` when there is no such commit (on the
+ *   branch's history, unless `anyBranch`) or it had no such file
  */
 export async function fileAt(
   root: string,
   git: WorkTree,
   path: string,
   commit: string,
+  anyBranch = false,
 ): Promise<RepositoryFile | null> {
   checkedSegments(path);
-  if (!COMMIT_ID.test(commit) || !await onBranch(root, commit)) return null;
+  if (!COMMIT_ID.test(commit)) return null;
+  if (!anyBranch && !await onBranch(root, commit)) return null;
   // What the commit's tree holds at the path: a blob, not a link.
   const listed = await runGit(root, [
     "ls-tree",

@@ -1,0 +1,3 @@
+import { createReviewLinkRoute } from "@inpage/editor";
+
+export const onRequest = createReviewLinkRoute().onRequest;

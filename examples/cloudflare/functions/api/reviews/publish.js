@@ -1,0 +1,3 @@
+import { createReviewPublishRoute } from "@inpage/editor";
+
+export const onRequest = createReviewPublishRoute().onRequest;

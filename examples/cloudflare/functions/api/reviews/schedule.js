@@ -1,0 +1,3 @@
+import { createReviewScheduleRoute } from "@inpage/editor";
+
+export const onRequest = createReviewScheduleRoute().onRequest;
