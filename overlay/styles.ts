@@ -111,10 +111,11 @@ dialog.image .actions { flex: none; padding: 12px 22px 16px; border-top: 1px sol
   .bar .state { flex: 1 1 auto; width: auto; min-width: 0; }
   .bar .status { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
   .bar button { min-height: 40px; padding: 6px 10px; }
-  .bar .edit, .bar .modes { display: none; }
+  .bar .edit, .bar .modes, .bar:not([data-author]) .review { display: none; }
   .bar[data-expanded] { flex-wrap: wrap; }
   .bar[data-expanded] .edit:not([hidden]) { display: flex; flex-wrap: wrap; order: -3; width: 100%; gap: 6px; }
   .bar[data-expanded] .modes:not([hidden]) { display: inline-flex; order: -2; }
+  .bar[data-expanded]:not([data-author]) .review:not([hidden]) { display: inline-flex; order: -2; }
   .bar[data-expanded] .menu:not([hidden]) { position: static; order: -1; flex-direction: row; flex-wrap: wrap; align-items: center; width: 100%; min-width: 0; padding: 0; box-shadow: none; }
   .bar .edit input { flex: 1 1 100%; width: auto; max-width: none; }
   .bar[data-minimised] { left: auto; right: 8px; bottom: 8px; border-radius: 10px; }

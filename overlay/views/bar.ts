@@ -290,6 +290,8 @@ export function createBar(store: Store, actions: BarActions): BarView {
     },
     setRole(role) {
       author = role === "author";
+      // On a phone a publisher finds Send for review under More.
+      bar.toggleAttribute("data-author", author);
       render(store.state);
     },
   };
