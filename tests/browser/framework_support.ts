@@ -311,6 +311,24 @@ export function lineDiff(
  *
  * @param session the site behind the editor, in Chromium
  */
+/**
+ * Waits until a page has gone 3 s without loading again (a dev server's
+ * live reload after a publish), at most 30 s.
+ *
+ * @param page the page
+ */
+async function settled(page: Page): Promise<void> {
+  let last = Date.now();
+  const loaded = () => last = Date.now();
+  page.on("load", loaded);
+  try {
+    await until(() => Date.now() - last > 3_000, "the page to stay loaded");
+  } finally {
+    page.off("load", loaded);
+  }
+  await page.getByRole("status").waitFor();
+}
+
 export async function editMarkdownBody(
   session: EditingSession,
 ): Promise<void> {
@@ -333,6 +351,9 @@ export async function editMarkdownBody(
     "the overlay to be ready on the post",
     60_000,
   );
+  // The site's dev server rebuilds after the previous step's publish and
+  // reloads every page it serves: edit once the page has stayed loaded.
+  await settled(page);
   const end = await body.locator("p").first().evaluate((element) => {
     const text = element.lastChild!;
     const range = element.ownerDocument.createRange();
@@ -366,11 +387,25 @@ export async function editMarkdownBody(
     return { x, y, width, height };
   }, WORD);
   await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
+  // The editor takes the word as its selection at the browser's
+  // selectionchange, a moment after the click: Ctrl+B then, as a person's
+  // would come.
+  await until(
+    async () => await page.evaluate("String(document.getSelection())") === WORD,
+    "the double-clicked word to be selected",
+  );
   await page.keyboard.press("Control+b");
   await body.locator("strong", { hasText: WORD }).waitFor();
   // A new item after the list's last one: its end, Enter, the words.
   const last = body.locator(".tiptap li").last();
   await last.click();
+  await until(
+    async () =>
+      await last.evaluate((item) =>
+        item.contains(item.ownerDocument.getSelection()?.anchorNode ?? null)
+      ),
+    "the caret to be in the last item",
+  );
   await page.keyboard.press("End");
   await page.keyboard.press("Enter");
   await page.keyboard.type(ITEM);
