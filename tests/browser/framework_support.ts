@@ -398,7 +398,19 @@ export async function editMarkdownBody(
   await body.locator("strong", { hasText: WORD }).waitFor();
   // A new item after the list's last one: its end, Enter, the words.
   const last = body.locator(".tiptap li").last();
-  await last.click();
+  // A click just after its last character (End would stop at the end of
+  // the first visual line of an item that wraps).
+  const after = await last.evaluate((item) => {
+    const walker = item.ownerDocument.createTreeWalker(item, 4);
+    let text = walker.nextNode();
+    for (let node = text; node; node = walker.nextNode()) text = node;
+    const range = item.ownerDocument.createRange();
+    range.setStart(text!, text!.textContent!.length);
+    range.setEnd(text!, text!.textContent!.length);
+    const { right, top, height } = range.getBoundingClientRect();
+    return { x: right - 1, y: top + height / 2 };
+  });
+  await page.mouse.click(after.x, after.y);
   await until(
     async () =>
       await last.evaluate((item) =>
