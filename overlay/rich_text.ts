@@ -38,6 +38,7 @@ import { Text } from "@tiptap/extension-text";
 import { Underline } from "@tiptap/extension-underline";
 import { UndoRedo } from "@tiptap/extensions";
 import { allowedMarkup } from "./allowed_markup.ts";
+import { takeDomSelection } from "./dom_selection.ts";
 
 // Markdown regions' editor shares this part (one file, Tiptap once).
 export { createMarkdownText } from "./markdown_text.ts";
@@ -168,6 +169,7 @@ export function createRichText(
     ],
     content: allowedMarkup(html),
     editorProps: {
+      handleKeyDown: takeDomSelection,
       attributes: {
         "aria-label": options.label,
         "aria-multiline": "true",
