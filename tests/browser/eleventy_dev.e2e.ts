@@ -37,12 +37,7 @@ Deno.test("eleventy --serve behind editor serve --proxy: a list reordered, a mar
       editorArgs: EDITOR_ARGS,
     }, [
       reorderNavigation,
-      // The markdown body's edit loses a keystroke now and then on a busy
-      // machine (the selection a moment late): run with
-      // INPAGE_MARKDOWN_E2E=1 until it holds on every run.
-      ...(Deno.env.get("INPAGE_MARKDOWN_E2E") === "1"
-        ? [editMarkdownBody]
-        : []),
+      editMarkdownBody,
     ]);
   } finally {
     await Deno.remove(root, { recursive: true });

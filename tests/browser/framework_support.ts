@@ -387,9 +387,8 @@ export async function editMarkdownBody(
     return { x, y, width, height };
   }, WORD);
   await page.mouse.dblclick(box.x + box.width / 2, box.y + box.height / 2);
-  // The editor takes the word as its selection at the browser's
-  // selectionchange, a moment after the click: Ctrl+B then, as a person's
-  // would come.
+  // Ctrl+B once the double click has selected the word (a key sent at
+  // once is tested on its own: tests/browser/key_after_click_test.ts).
   await until(
     async () => await page.evaluate("String(document.getSelection())") === WORD,
     "the double-clicked word to be selected",

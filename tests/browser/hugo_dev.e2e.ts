@@ -38,12 +38,7 @@ Deno.test("hugo server behind editor serve --proxy: a list reordered, a markdown
       port: editorPort,
     }, [
       reorderNavigation,
-      // The markdown body's edit loses a keystroke now and then on a busy
-      // machine (the selection a moment late): run with
-      // INPAGE_MARKDOWN_E2E=1 until it holds on every run.
-      ...(Deno.env.get("INPAGE_MARKDOWN_E2E") === "1"
-        ? [editMarkdownBody]
-        : []),
+      editMarkdownBody,
     ]);
   } finally {
     await Deno.remove(root, { recursive: true });
