@@ -39,6 +39,7 @@ import {
 import { closeUnpublished } from "../lib/review/publish.ts";
 import { previewedId } from "../lib/review/link.ts";
 import {
+  refusedPage,
   ReviewError,
   type ReviewPageProblems,
 } from "../lib/review/review_error.ts";
@@ -212,12 +213,7 @@ async function checkedPages(
       pages.push({ path, page, version });
     } catch (error) {
       if (!(error instanceof PageRuleError)) throw error;
-      refused.push({
-        path,
-        at: error.at,
-        reason: error.code,
-        problems: error.problems.map(({ at, code }) => ({ at, reason: code })),
-      });
+      refused.push(refusedPage(path, error));
     }
   }
   if (refused.length > 0) {

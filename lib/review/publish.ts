@@ -28,7 +28,11 @@ import { type JsonObject, mergePages } from "../wire/merge.ts";
 import type { ReviewField, ReviewPublished } from "../wire/review.ts";
 import { CONTENT_MAX, REVIEW_CLAIM_MS } from "../limits.ts";
 import { reviewRepository } from "./create.ts";
-import { ReviewError, type ReviewPageProblems } from "./review_error.ts";
+import {
+  refusedPage,
+  ReviewError,
+  type ReviewPageProblems,
+} from "./review_error.ts";
 import { closedComment, publishedComment } from "./review_text.ts";
 import {
   changeReview,
@@ -335,12 +339,7 @@ async function checkedPages(
       files.push({ path, content: bytes, expected });
     } catch (error) {
       if (!(error instanceof PageRuleError)) throw error;
-      refused.push({
-        path,
-        at: error.at,
-        reason: error.code,
-        problems: error.problems.map(({ at, code }) => ({ at, reason: code })),
-      });
+      refused.push(refusedPage(path, error));
     }
   }
   if (refused.length > 0) {

@@ -21,6 +21,42 @@ export interface ReviewPageProblems {
 }
 
 /**
+ * A page refused by the page rules, as a review's 422 lists it: the first
+ * problem, then every one.
+ *
+ * @param path the page's path
+ * @param error the page rules' refusal (a `PageRuleError`)
+ * @returns the page's entry
+ * @example
+ * ```ts
+ * import { refusedPage } from "./review_error.ts";
+ * import assert from "node:assert/strict";
+ *
+ * const problem = { at: "/title", code: "markup" };
+ * const page = refusedPage("src/content/pages/en/home.json", {
+ *   ...problem,
+ *   problems: [problem],
+ * });
+ * assert.deepEqual(page.problems, [{ at: "/title", reason: "markup" }]);
+ * ```
+ */
+export function refusedPage(
+  path: string,
+  error: {
+    at: string;
+    code: string;
+    problems: readonly { at: string; code: string }[];
+  },
+): ReviewPageProblems {
+  return {
+    path,
+    at: error.at,
+    reason: error.code,
+    problems: error.problems.map(({ at, code }) => ({ at, reason: code })),
+  };
+}
+
+/**
  * Why a review flow refused:
  *
  * - `not_found`: no open review has that id (or the token's review is
