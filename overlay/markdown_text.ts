@@ -25,7 +25,7 @@ import type { EditorNode } from "../lib/markdown/editor_doc.ts";
 import { type MarkdownDocument, openMarkdown } from "../lib/markdown/open.ts";
 import { writeMarkdown } from "../lib/markdown/write.ts";
 import { MarkdownWriteError } from "../lib/markdown/write_error.ts";
-import { takeDomSelection } from "./dom_selection.ts";
+import { textboxProps } from "./editor_props.ts";
 import { markdownExtensions } from "./markdown/schema.ts";
 import { focusText, type RichText } from "./rich_text.ts";
 
@@ -102,14 +102,7 @@ export function createMarkdownText(
     element,
     extensions: markdownExtensions(keptView(options.keptTitle)),
     content: opened.doc,
-    editorProps: {
-      handleKeyDown: takeDomSelection,
-      attributes: {
-        "aria-label": options.label,
-        "aria-multiline": "true",
-        role: "textbox",
-      },
-    },
+    editorProps: textboxProps(options.label),
     onUpdate() {
       if (quiet) return;
       try {

@@ -38,7 +38,7 @@ import { Text } from "@tiptap/extension-text";
 import { Underline } from "@tiptap/extension-underline";
 import { UndoRedo } from "@tiptap/extensions";
 import { allowedMarkup } from "./allowed_markup.ts";
-import { takeDomSelection } from "./dom_selection.ts";
+import { textboxProps } from "./editor_props.ts";
 
 // Markdown regions' editor shares this part (one file, Tiptap once).
 export { createMarkdownText } from "./markdown_text.ts";
@@ -169,12 +169,7 @@ export function createRichText(
     ],
     content: allowedMarkup(html),
     editorProps: {
-      handleKeyDown: takeDomSelection,
-      attributes: {
-        "aria-label": options.label,
-        "aria-multiline": "true",
-        role: "textbox",
-      },
+      ...textboxProps(options.label),
       transformPastedHTML: (html) => options.paste(html),
     },
     onUpdate() {

@@ -6,7 +6,7 @@
  * its own, after input already queued: here the selection is moved and
  * the key sent in one task, which no wait can separate, as a fast hand or
  * a script does it. Before the editors read the browser's selection at
- * each key (`overlay/dom_selection.ts`), Enter split the paragraph the
+ * each key (`overlay/editor_props.ts`), Enter split the paragraph the
  * caret had left, and Ctrl+B made nothing bold.
  */
 import assert from "node:assert/strict";

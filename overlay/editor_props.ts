@@ -1,6 +1,8 @@
 /// <reference lib="dom" />
 /**
- * A key pressed right after a click acts where the click put the caret.
+ * What the rich text and markdown editors share of their view's props: the
+ * accessible textbox, and a key pressed right after a click acting where
+ * the click put the caret.
  *
  * ProseMirror takes the browser's selection into its state at the
  * document's `selectionchange` event, which Chromium sends in a task of its
@@ -64,4 +66,29 @@ export function takeDomSelection(view: EditorView): boolean {
     state.tr.setSelection(new TextSelection($anchor, $head)),
   );
   return false;
+}
+
+/**
+ * The view's props of an editable area named `label`: a multi-line
+ * textbox that takes the browser's selection at each key.
+ *
+ * @param label the area's accessible name
+ * @returns Tiptap's `editorProps`
+ * @example
+ * ```ts ignore
+ * new Editor({ editorProps: textboxProps("Edit body") });
+ * ```
+ */
+export function textboxProps(label: string): {
+  handleKeyDown: typeof takeDomSelection;
+  attributes: Record<string, string>;
+} {
+  return {
+    handleKeyDown: takeDomSelection,
+    attributes: {
+      "aria-label": label,
+      "aria-multiline": "true",
+      role: "textbox",
+    },
+  };
 }
