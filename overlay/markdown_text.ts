@@ -27,6 +27,7 @@ import { writeMarkdown } from "../lib/markdown/write.ts";
 import { MarkdownWriteError } from "../lib/markdown/write_error.ts";
 import { textboxProps } from "./editor_props.ts";
 import { markdownExtensions } from "./markdown/schema.ts";
+import { blockTextPosition } from "./markdown/text_position.ts";
 import { focusText, type RichText } from "./rich_text.ts";
 
 /** What a markdown region's editor tells its owner. */
@@ -139,7 +140,13 @@ export function createMarkdownText(
     edit: (value) => replace(value, true),
     // What a visitor sees: rendered as the site renders it, raw HTML as text.
     markup: (value) => display.render(value),
-    focusAt: (anchor, head) => focusText(editor, anchor, head),
+    focusAt: (anchor, head) =>
+      focusText(
+        editor,
+        anchor,
+        head,
+        (editor, offset) => blockTextPosition(editor.state.doc, offset),
+      ),
     destroy: () => editor.destroy(),
   };
 }

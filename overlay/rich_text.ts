@@ -210,6 +210,8 @@ export function createRichText(
  * @param anchor the selection's anchor, as characters of its text (none:
  *   where it was)
  * @param head the selection's head (default: the anchor)
+ * @param position how characters of text make a document position
+ *   (default: the text's characters only)
  * @example
  * ```ts ignore
  * focusText(editor, 12); // the caret after the 12th character
@@ -219,10 +221,11 @@ export function focusText(
   editor: Editor,
   anchor?: number,
   head: number | undefined = anchor,
+  position: (editor: Editor, offset: number) => number = textPosition,
 ): void {
   if (anchor !== undefined && head !== undefined) {
-    const from = textPosition(editor, Math.min(anchor, head));
-    const to = textPosition(editor, Math.max(anchor, head));
+    const from = position(editor, Math.min(anchor, head));
+    const to = position(editor, Math.max(anchor, head));
     editor.commands.setTextSelection(
       anchor <= head ? { from, to } : { from: to, to: from },
     );

@@ -5,7 +5,9 @@
  * so that the words show as they are typed; each step (text typed, Enter,
  * Shift+Enter, Backspace, Delete) is kept with where the caret was, as
  * characters of the region's editable text (its paragraphs, headings and
- * list items; blocks kept as written count for nothing). When the editor
+ * list items, each step from one block to the next counting one, so that
+ * the start of a block is not the end of the one before it; blocks kept as
+ * written count for nothing). When the editor
  * takes the region's place, the steps are played again in it, from the
  * same places: the words are the editor's, written back as markdown like
  * any other edit. Anything else (a paste, a drop, formatting keys) waits
@@ -74,13 +76,25 @@ export function textOffset(
   if (parent?.closest(KEPT_BLOCKS) && root.contains(parent)) return undefined;
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   let count = 0;
+  let block: Element | undefined;
+  // One more at each step into another block.
+  const enter = (next: Element | null | undefined) => {
+    if (next && block && next !== block) count++;
+    if (next) block = next;
+  };
   for (let text = walker.nextNode(); text; text = walker.nextNode()) {
     if (!counted(root, text)) continue;
     const length = text.textContent?.length ?? 0;
+    if (text !== node && point.comparePoint(text, 0) > 0) break;
+    enter(text.parentElement?.closest(TEXT_BLOCKS));
     if (text === node) return count + offset;
     if (point.comparePoint(text, length) > 0) break;
     count += length;
   }
+  // A point between texts: in a block of its own (an empty one, or the
+  // start of one), or after the text of the block it is in.
+  const own = parent?.closest(TEXT_BLOCKS);
+  if (own && root.contains(own)) enter(own);
   return count;
 }
 
@@ -147,14 +161,15 @@ const KEYS = {
 function after({ at: [anchor, head], input, data }: TypedStep): number {
   const start = Math.min(anchor, head);
   if (input === "text") return start + data.length;
+  // Enter: the start of the new block, one step on.
+  if (input === "paragraph") return start + 1;
   return input === "back" && anchor === head ? Math.max(start - 1, 0) : start;
 }
 
 /**
  * Plays the steps again in the editor, each from where it was typed; a
  * step typed where the previous one left the caret goes on from the
- * editor's caret (a new paragraph's start has the same count as the end
- * of the one before it).
+ * editor's caret.
  *
  * @param rich the region's editor
  * @param steps the steps, in order
