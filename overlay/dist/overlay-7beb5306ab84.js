@@ -64,9 +64,9 @@ button.primary:hover { background: #1e40af; }
 button.danger { border-color: #b91c1c; color: #b91c1c; }
 button:disabled { opacity: .55; cursor: default; }
 button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-offset: 2px; }
-.bar { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: 16px; margin-inline: auto; width: max-content; display: flex; align-items: center; gap: 8px; flex-wrap: nowrap; max-width: calc(100vw - 24px); padding: 8px 10px; background: #111827; color: #f9fafb; border-radius: 10px; box-shadow: 0 10px 30px rgba(0,0,0,.3); }
+.bar { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: 16px; margin-inline: auto; width: max-content; display: flex; align-items: center; justify-content: flex-end; gap: 8px; row-gap: 6px; flex-wrap: wrap; max-width: calc(100vw - 24px); padding: 8px 10px; background: #111827; color: #f9fafb; border-radius: 10px; box-shadow: 0 10px 30px rgba(0,0,0,.3); }
 .bar .title { font-weight: 700; letter-spacing: .01em; }
-.bar .state { display: inline-flex; align-items: baseline; gap: 6px; width: 22em; overflow: hidden; white-space: nowrap; }
+.bar .state { display: inline-flex; align-items: baseline; gap: 6px; width: 22em; flex: 1 0 auto; margin-inline-end: auto; overflow: hidden; white-space: nowrap; }
 .bar .status { flex: none; }
 .bar .status[data-state="dirty"] { color: #fcd34d; }
 .bar .status[data-state="published"] { color: #86efac; }
@@ -96,6 +96,7 @@ button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-
 .bar[data-minimised] .state { width: auto; }
 .bar[data-minimised] .detail, .bar[data-minimised] .tabs { display: none; }
 @media (max-width: 1400px) { .bar .title { display: none; } }
+@media (max-width: 1400px) { .bar { gap: 6px; } .bar button { padding-inline: 8px; } .bar input { width: 9.5em; } .bar .state { width: auto; max-width: 19em; } .bar .detail { max-width: 7em; } }
 .alert { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: calc(var(--inpage-bar-space, 76px) + 8px); margin-inline: auto; width: min(600px, calc(100vw - 24px)); max-height: 40vh; overflow: auto; padding: 12px 14px; border-radius: 10px; background: #fef2f2; color: #7f1d1d; border: 1px solid #fca5a5; box-shadow: 0 8px 24px rgba(0,0,0,.2); display: flex; gap: 12px; align-items: flex-start; }
 .alert[hidden] { display: none; }
 .alert p { margin: 0; flex: 1; min-width: 0; overflow-wrap: anywhere; }
