@@ -444,6 +444,18 @@ export const fr: Strings = {
     other:
       "Envoyé pour relecture : {count} pages. Elles ne sont pas encore publiées.",
   },
+  notSent: "Non envoyé pour relecture",
+  heldClash:
+    "Non envoyé : {pages}. Quelqu'un a modifié le même champ entre-temps : ouvrez cette page pour trancher, puis envoyez-la.",
+  heldProblems:
+    "Non envoyé : {pages}. Un champ y est à corriger : ouvrez cette page pour le corriger, puis envoyez-la.",
+  alsoChanged: {
+    one: "Modifié aussi : 1 autre page ({pages})",
+    other: "Modifié aussi : {count} autres pages ({pages})",
+  },
+  alsoChangedShort: { one: "+1 page", other: "+{count} pages" },
+  alsoChangedTitle:
+    "Envoyer pour relecture les emporte aussi ; Publier ne publie que cette page.",
   reviews: "Relectures",
   reviewsTitle: "Relectures en cours",
   reviewsNone: "Aucune relecture en cours.",

@@ -7,7 +7,9 @@
  * chosen here. The status keeps one width whatever it says, so the bar
  * never reflows as it changes, and at 1,280 px the bar is one row. On a
  * phone it is one line (the status, Publish, More, Minimise), More showing
- * the rest above it. Anywhere it can be minimised to its status and a
+ * the rest above it. The pages this tab changed on other page views are
+ * named beside the status ("Also changed: 1 other page", "+1 page" on a
+ * phone). Anywhere it can be minimised to its status and a
  * "Show editor" button. The controls that need a session appear once a
  * page is open, never behind the login dialog.
  *
@@ -19,7 +21,7 @@ import type { EditState } from "../state/state.ts";
 import { statusOf } from "../state/status.ts";
 import type { Store } from "../store.ts";
 import { h } from "../ui.ts";
-import { statusWords } from "./words.ts";
+import { otherPageName, statusWords } from "./words.ts";
 
 /** What the bar's buttons do. */
 export interface BarActions {
@@ -79,17 +81,22 @@ function statusBox() {
     long,
     short,
   );
-  const box = h("span", { class: "state" }, status, detail, tabs);
+  const also = alsoChanged();
+  const box = h("span", { class: "state" }, status, detail, also.note, tabs);
   return {
     box,
     render(state: EditState) {
+      also.render(state);
       const status$ = statusOf(state);
       const words = statusWords(status$);
       status.textContent = words.text;
       status.dataset.state = status$.tone;
       // A newcomer is told what to do while nothing is changed.
+      // …unless the bar names pages changed elsewhere: their work is on.
       detail.textContent = words.detail ??
-        (status$.code === "noChanges" ? text("hint") : "");
+        (status$.code === "noChanges" && state.elsewhere.length === 0
+          ? text("hint")
+          : "");
       tabs.hidden = state.others === 0;
       long.textContent = state.others === 0
         ? ""
@@ -97,9 +104,47 @@ function statusBox() {
       short.textContent = state.others === 0
         ? ""
         : plural("otherTabsShort", state.others);
-      box.title = [words.text, detail.textContent, long.textContent].filter(
-        Boolean,
-      ).join(" · ");
+      box.title = [
+        words.text,
+        detail.textContent,
+        also.long.textContent,
+        long.textContent,
+      ].filter(Boolean).join(" · ");
+    },
+  };
+}
+
+/**
+ * The pages this tab changed on other page views, named by their
+ * addresses ("+1 page" on a phone): Send for review carries them too.
+ */
+function alsoChanged() {
+  const long = h("span", { class: "long" });
+  const short = h("span", { class: "short", "aria-hidden": "true" });
+  const note = h(
+    "span",
+    { class: "also", role: "note", hidden: true },
+    long,
+    short,
+  );
+  return {
+    note,
+    long,
+    render(state: EditState) {
+      const pages = state.elsewhere;
+      note.hidden = pages.length === 0;
+      const names = pages.map(otherPageName).join(", ");
+      long.textContent = pages.length === 0
+        ? ""
+        : plural("alsoChanged", pages.length, { pages: names });
+      short.textContent = pages.length === 0
+        ? ""
+        : plural("alsoChangedShort", pages.length);
+      note.title = pages.length === 0
+        ? ""
+        : `${long.textContent}. ${text("alsoChangedTitle")}`;
+      // On a phone only the short words show: the whole sentence is named.
+      note.setAttribute("aria-label", note.title);
     },
   };
 }
