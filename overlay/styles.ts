@@ -51,6 +51,7 @@ button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-
 .bar .menu { display: none; }
 .bar[data-expanded] .menu:not([hidden]) { display: flex; position: absolute; right: 0; bottom: calc(100% + 8px); flex-direction: column; align-items: stretch; gap: 6px; min-width: 14em; padding: 8px; background: #111827; border-radius: 10px; box-shadow: 0 10px 30px rgba(0,0,0,.3); }
 .bar .menu .who { padding: 2px 4px; }
+.bar .menu .also-line { padding: 2px 4px; max-width: 22em; white-space: normal; color: #fde68a; font-size: 13px; }
 .bar .minimise:empty::before { content: "▾"; font-size: 16px; line-height: 1; }
 .bar .minimise:empty { min-width: 34px; padding-inline: 8px; }
 .bar .modes button[aria-pressed="true"] { background: #f9fafb; color: #111827; border-color: #f9fafb; font-weight: 600; }
@@ -115,6 +116,7 @@ dialog.image .actions { flex: none; padding: 12px 22px 16px; border-top: 1px sol
   .bar .also { flex: none; }
   .bar .also .long { display: none; }
   .bar .also .short { display: inline; }
+  .bar .menu .also-line { flex: 1 1 100%; max-width: none; }
   .bar .state { flex: 1 1 auto; width: auto; min-width: 0; }
   .bar .status { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
   .bar button { min-height: 40px; padding: 6px 10px; }

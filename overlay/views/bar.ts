@@ -70,7 +70,7 @@ const button = (
 ) => h("button", { type: "button", onclick: run, ...extra }, label);
 
 /** The status, what was published and the other tabs, in one fixed box. */
-function statusBox() {
+function statusBox(also: ReturnType<typeof alsoChanged>) {
   const status = h("span", { class: "status", role: "status" });
   const detail = h("span", { class: "detail" });
   const long = h("span", { class: "long" });
@@ -81,7 +81,6 @@ function statusBox() {
     long,
     short,
   );
-  const also = alsoChanged();
   const box = h("span", { class: "state" }, status, detail, also.note, tabs);
   return {
     box,
@@ -115,10 +114,11 @@ function statusBox() {
 }
 
 /**
- * The pages this tab changed on other page views, named by their
- * addresses ("+1 page" on a phone): Send for review carries them too.
+ * The pages this tab changed on other page views, beside the status
+ * ("Also changed: /en/about/"; "+1 page" on a phone), and in More the
+ * whole sentence with every address: Send for review carries them too.
  */
-function alsoChanged() {
+function alsoChanged(author: () => boolean) {
   const long = h("span", { class: "long" });
   const short = h("span", { class: "short", "aria-hidden": "true" });
   const note = h(
@@ -127,24 +127,31 @@ function alsoChanged() {
     long,
     short,
   );
+  const line = h("span", { class: "also-line", hidden: true });
   return {
     note,
     long,
+    line,
     render(state: EditState) {
       const pages = state.elsewhere;
-      note.hidden = pages.length === 0;
+      note.hidden = line.hidden = pages.length === 0;
+      if (pages.length === 0) {
+        for (const each of [long, short, line]) each.textContent = "";
+        note.title = "";
+        note.removeAttribute("aria-label");
+        return;
+      }
       const names = pages.map(otherPageName).join(", ");
-      long.textContent = pages.length === 0
-        ? ""
-        : plural("alsoChanged", pages.length, { pages: names });
-      short.textContent = pages.length === 0
-        ? ""
-        : plural("alsoChangedShort", pages.length);
-      note.title = pages.length === 0
-        ? ""
-        : `${long.textContent}. ${text("alsoChangedTitle")}`;
-      // On a phone only the short words show: the whole sentence is named.
-      note.setAttribute("aria-label", note.title);
+      long.textContent = pages.length === 1
+        ? text("alsoChangedOne", { page: names })
+        : plural("alsoChanged", pages.length);
+      short.textContent = plural("alsoChangedShort", pages.length);
+      line.textContent = `${
+        plural("alsoChangedPages", pages.length, { pages: names })
+      } ${text(author() ? "alsoChangedAuthor" : "alsoChangedPublisher")}`;
+      note.title = line.textContent;
+      // On a phone only "+1 page" shows: the whole sentence is its name.
+      note.setAttribute("aria-label", line.textContent);
     },
   };
 }
@@ -285,7 +292,9 @@ function minimiser(bar: () => HTMLElement) {
  * @returns the bar
  */
 export function createBar(store: Store, actions: BarActions): BarView {
-  const status = statusBox();
+  let author = false;
+  const also = alsoChanged(() => author);
+  const status = statusBox(also);
   const edit = editGroup(actions);
   const modes = modeSwitch(actions);
   const more = moreMenu(actions, () => bar);
@@ -295,7 +304,7 @@ export function createBar(store: Store, actions: BarActions): BarView {
   const reviewButton = button(text("sendForReview"), actions.sendForReview, {
     class: "review",
   });
-  let author = false;
+  more.menu.prepend(also.line);
   const sessionControls = [
     edit.group,
     modes.group,
