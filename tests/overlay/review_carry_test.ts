@@ -34,6 +34,7 @@ import { EditState } from "../../overlay/state/state.ts";
 import { alertWords } from "../../overlay/views/words.ts";
 import { createStore, type Store } from "../../overlay/store.ts";
 import { routerClient } from "../support/router_client.ts";
+import { memoryStorage } from "../support/memory_storage.ts";
 import { HOME, type SignedInSite, signedInSite } from "../support/site.ts";
 
 const ABOUT = "src/content/pages/en/about.json";
@@ -46,20 +47,6 @@ const ADDRESS: Record<string, string> = {
   [HOME]: "/en/",
   [ABOUT]: "/en/about/",
 };
-
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, String(value)),
-  };
-}
 
 /** Commits a page file to the site's branch, as someone else would. */
 async function commitPage(
