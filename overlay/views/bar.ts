@@ -8,8 +8,8 @@
  * never reflows as it changes, and at 1,280 px the bar is one row. On a
  * phone it is one line (the status, Publish, More, Minimise), More showing
  * the rest above it. The pages this tab changed on other page views are
- * named beside the status ("Also changed: 1 other page", "+1 page" on a
- * phone). Anywhere it can be minimised to its status and a
+ * named beside the status ("Also changed: /en/about/", "+1 page" on a
+ * phone, the whole sentence under More). Anywhere it can be minimised to its status and a
  * "Show editor" button. The controls that need a session appear once a
  * page is open, never behind the login dialog.
  *
