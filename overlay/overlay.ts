@@ -24,6 +24,7 @@ import { INPAGE_ATTRIBUTES } from "../lib/wire/regions.ts";
 import { publishAction } from "./actions.ts";
 import { Controller } from "./controller.ts";
 import { offerDrafts } from "./flows/drafts.ts";
+import { showElsewhere } from "./flows/review.ts";
 import { type BrokenPage, openPages } from "./flows/login.ts";
 import { followTabs } from "./flows/tabs.ts";
 import { showEditor } from "./history.ts";
@@ -229,7 +230,7 @@ async function takeWorkBack(
   const drafts = new Drafts(storage(), tabs.id);
   context.tabs = tabs;
   context.drafts = drafts;
-  keepDrafts(store, drafts);
+  keepDrafts(store, drafts, Date.now, location.pathname);
   followTabs(store, tabs);
   const open = await tabs.open();
   const pending = pendingPublish.read();
@@ -256,6 +257,7 @@ async function takeWorkBack(
     published ||= done;
   }
   pendingPublish.clear();
+  showElsewhere(store, drafts);
   if (published && pending) {
     store.dispatch(
       store.state.tr.setNotice({ code: "published", published: pending }),

@@ -30,7 +30,11 @@ button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-
 .bar .status[data-state="dirty"] { color: #fcd34d; }
 .bar .status[data-state="published"] { color: #86efac; }
 .bar .status[data-state="error"] { color: #fca5a5; }
-.bar .detail, .bar .tabs { color: #d1d5db; font-size: 13px; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.bar .detail, .bar .tabs, .bar .also { color: #d1d5db; font-size: 13px; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.bar .also { color: #fde68a; }
+.bar .also .short { display: none; }
+.bar .also:not([hidden]) ~ .tabs .long { display: none; }
+.bar .also:not([hidden]) ~ .tabs .short { display: inline; }
 .bar .detail:empty { display: none; }
 .bar .tabs { color: #c7d2fe; }
 .bar .tabs .short { display: none; }
@@ -47,13 +51,14 @@ button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-
 .bar .menu { display: none; }
 .bar[data-expanded] .menu:not([hidden]) { display: flex; position: absolute; right: 0; bottom: calc(100% + 8px); flex-direction: column; align-items: stretch; gap: 6px; min-width: 14em; padding: 8px; background: #111827; border-radius: 10px; box-shadow: 0 10px 30px rgba(0,0,0,.3); }
 .bar .menu .who { padding: 2px 4px; }
+.bar .menu .also-line { padding: 2px 4px; max-width: 22em; white-space: normal; color: #fde68a; font-size: 13px; }
 .bar .minimise:empty::before { content: "▾"; font-size: 16px; line-height: 1; }
 .bar .minimise:empty { min-width: 34px; padding-inline: 8px; }
 .bar .modes button[aria-pressed="true"] { background: #f9fafb; color: #111827; border-color: #f9fafb; font-weight: 600; }
 .bar[data-minimised] { left: auto; right: 12px; margin: 0; padding: 6px 8px; gap: 8px; }
 .bar[data-minimised] > :not(.state):not(.minimise) { display: none !important; }
 .bar[data-minimised] .state { width: auto; }
-.bar[data-minimised] .detail, .bar[data-minimised] .tabs { display: none; }
+.bar[data-minimised] .detail, .bar[data-minimised] .tabs, .bar[data-minimised] .also { display: none; }
 @media (max-width: 1400px) { .bar .title { display: none; } }
 @media (max-width: 1400px) { .bar { gap: 6px; } .bar button { padding-inline: 8px; } .bar input { width: 9.5em; } .bar .state { width: auto; max-width: 19em; } .bar .detail { max-width: 7em; } }
 .alert { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: calc(var(--inpage-bar-space, 76px) + 8px); margin-inline: auto; width: min(600px, calc(100vw - 24px)); max-height: 40vh; overflow: auto; padding: 12px 14px; border-radius: 10px; background: #fef2f2; color: #7f1d1d; border: 1px solid #fca5a5; box-shadow: 0 8px 24px rgba(0,0,0,.2); display: flex; gap: 12px; align-items: flex-start; }
@@ -109,6 +114,10 @@ dialog.image .actions { flex: none; padding: 12px 22px 16px; border-top: 1px sol
   .bar .tabs { flex: none; }
   .bar .tabs .long { display: none; }
   .bar .tabs .short { display: inline; }
+  .bar .also { flex: none; }
+  .bar .also .long { display: none; }
+  .bar .also .short { display: inline; }
+  .bar .menu .also-line { flex: 1 1 100%; max-width: none; }
   .bar .state { flex: 1 1 auto; width: auto; min-width: 0; }
   .bar .status { flex: 1 1 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
   .bar button { min-height: 40px; padding: 6px 10px; }

@@ -447,6 +447,24 @@ export const en = {
     one: "Sent for review: {count} page. It is not published yet.",
     other: "Sent for review: {count} pages. They are not published yet.",
   },
+  notSent: "Not sent for review",
+  heldClash:
+    "Not sent: {pages}. Someone changed the same field meanwhile: open that page to settle it, then send it.",
+  heldProblems:
+    "Not sent: {pages}. A field there needs fixing: open that page to fix it, then send it.",
+  alsoChangedOne: "Also changed: {page}",
+  alsoChanged: {
+    one: "Also changed: {count} other page",
+    other: "Also changed: {count} other pages",
+  },
+  alsoChangedShort: { one: "+1 page", other: "+{count} pages" },
+  alsoChangedPages: {
+    one: "This tab also changed 1 other page: {pages}.",
+    other: "This tab also changed {count} other pages: {pages}.",
+  },
+  alsoChangedAuthor: "Send for review carries them too.",
+  alsoChangedPublisher:
+    "Send for review carries them too; Publish publishes this page only.",
   reviews: "Reviews",
   reviewsTitle: "Open reviews",
   reviewsNone: "No review is open.",

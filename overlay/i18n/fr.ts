@@ -444,6 +444,24 @@ export const fr: Strings = {
     other:
       "Envoyé pour relecture : {count} pages. Elles ne sont pas encore publiées.",
   },
+  notSent: "Non envoyé pour relecture",
+  heldClash:
+    "Non envoyé : {pages}. Quelqu'un a modifié le même champ entre-temps : ouvrez cette page pour trancher, puis envoyez-la.",
+  heldProblems:
+    "Non envoyé : {pages}. Un champ y est à corriger : ouvrez cette page pour le corriger, puis envoyez-la.",
+  alsoChangedOne: "Modifié aussi : {page}",
+  alsoChanged: {
+    one: "Modifié aussi : {count} autre page",
+    other: "Modifié aussi : {count} autres pages",
+  },
+  alsoChangedShort: { one: "+1 page", other: "+{count} pages" },
+  alsoChangedPages: {
+    one: "Cet onglet a aussi modifié 1 autre page : {pages}.",
+    other: "Cet onglet a aussi modifié {count} autres pages : {pages}.",
+  },
+  alsoChangedAuthor: "Envoyer pour relecture les emporte aussi.",
+  alsoChangedPublisher:
+    "Envoyer pour relecture les emporte aussi ; Publier ne publie que cette page.",
   reviews: "Relectures",
   reviewsTitle: "Relectures en cours",
   reviewsNone: "Aucune relecture en cours.",

@@ -120,6 +120,34 @@ export class Drafts {
   }
 
   /**
+   * This tab's drafts of the pages it does not show now: the work it did
+   * on other page views, which Send for review carries too. The drafts it
+   * set aside, and the other tabs', are not among them.
+   *
+   * @param shown the page paths shown now
+   * @returns each page path with this tab's draft, oldest first
+   */
+  elsewhere(shown: Iterable<string>): Array<{ path: string; draft: Draft }> {
+    const skip = new Set(shown);
+    const suffix = `#${this.tab}`;
+    const found: Array<{ path: string; draft: Draft }> = [];
+    try {
+      const storage = this.#storage;
+      for (let index = 0; storage && index < storage.length; index++) {
+        const key = storage.key(index);
+        if (!key?.startsWith(PREFIX) || !key.endsWith(suffix)) continue;
+        const path = key.slice(PREFIX.length, -suffix.length);
+        const text = this.#read(key);
+        const draft = text === null ? undefined : decodeDraft(text);
+        if (draft && !skip.has(path)) found.push({ path, draft });
+      }
+    } catch {
+      // Storage refused: no draft.
+    }
+    return found.sort((a, b) => a.draft.savedAt - b.draft.savedAt);
+  }
+
+  /**
    * Forgets a tab's draft of a page (this tab's when none is named).
    *
    * @param path the page path
@@ -193,17 +221,19 @@ function tabOf(key: string, path: string): string {
 /**
  * Keeps this tab's drafts as its changes change: a page's draft is written
  * whenever its changes or its version change (a page just opened is left
- * alone: its draft is offered first).
+ * alone: its draft is offered first), with the address of the page view.
  *
  * @param store the store
  * @param drafts this tab's drafts
  * @param now the clock drafts are stamped with
+ * @param address the address of the page view (`/en/about/`), if known
  * @returns a function that stops it
  */
 export function keepDrafts(
   store: Store,
   drafts: Drafts,
   now: () => number = Date.now,
+  address?: string,
 ): () => void {
   return store.subscribe((state, before) => {
     for (const page of state.pages) {
@@ -211,7 +241,7 @@ export function keepDrafts(
       if (
         !was || (was.changes === page.changes && was.version === page.version)
       ) continue;
-      drafts.save(page.path, draftOf(page, now()));
+      drafts.save(page.path, draftOf(page, now(), address));
     }
   });
 }

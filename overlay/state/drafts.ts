@@ -24,9 +24,10 @@
  * @module
  */
 
+import { REGION_KINDS } from "../../lib/wire/regions.ts";
 import { compareFields, type MergeField } from "./merge.ts";
-import { pageNow, type PageState } from "./page.ts";
-import { valueAt } from "./fields.ts";
+import { createPage, pageNow, type PageState } from "./page.ts";
+import { type FieldKind, type Fields, NO_FIELDS, valueAt } from "./fields.ts";
 import { overlaps } from "./pointer.ts";
 import { sameValue } from "./values.ts";
 
@@ -40,6 +41,19 @@ export interface Draft {
   readonly base: ReadonlyMap<string, unknown>;
   /** The changed values, by JSON Pointer. */
   readonly changes: ReadonlyMap<string, unknown>;
+  /**
+   * The address of the page view the edits were made on (`/en/about/`),
+   * to name it when the page is not open; a draft of an earlier overlay
+   * has none.
+   */
+  readonly address?: string | undefined;
+  /**
+   * The fields that page view showed, so that the same checks as before a
+   * publish run on the draft when the page is not open.
+   */
+  readonly fields?: Fields | undefined;
+  /** The changes made to create a key (see `PageState.newKeys`). */
+  readonly newKeys?: ReadonlySet<string> | undefined;
 }
 
 /** A draft on offer when a page is opened. */
@@ -57,18 +71,58 @@ export type DraftOffer =
   };
 
 /**
- * A page's draft: its changes and the values they started from.
+ * A page's draft: its changes, the values they started from, the fields
+ * the page shows and the address of the page view.
  *
  * @param page the page
  * @param savedAt when it is kept
+ * @param address the address of the page view (`/en/about/`), if known
  * @returns the draft (with no change when the page has none)
  */
-export function draftOf(page: PageState, savedAt: number): Draft {
+export function draftOf(
+  page: PageState,
+  savedAt: number,
+  address?: string,
+): Draft {
   const base = new Map<string, unknown>();
   for (const pointer of page.changes.keys()) {
     base.set(pointer, valueAt(page.base, pointer));
   }
-  return { savedAt, version: page.version, base, changes: page.changes };
+  return {
+    savedAt,
+    version: page.version,
+    base,
+    changes: page.changes,
+    address,
+    fields: page.fields,
+    newKeys: page.newKeys,
+  };
+}
+
+/**
+ * The page a draft makes of a page file read again when the page is not
+ * open: the file at the version read, the draft's changes (or those it
+ * was rebased to) on top, with the fields the draft's page view showed.
+ *
+ * @param path the page path
+ * @param version the version read
+ * @param base the page read
+ * @param draft the draft
+ * @param changes the changes to hold (the draft's by default)
+ * @returns the page
+ */
+export function draftPage(
+  path: string,
+  version: string,
+  base: PageState["base"],
+  draft: Draft,
+  changes: ReadonlyMap<string, unknown> = draft.changes,
+): PageState {
+  return {
+    ...createPage(path, version, base, draft.fields ?? NO_FIELDS),
+    changes,
+    newKeys: draft.newKeys ?? new Set(),
+  };
 }
 
 /**
@@ -83,7 +137,45 @@ export function encodeDraft(draft: Draft): string {
     version: draft.version,
     base: [...draft.base],
     changes: [...draft.changes],
+    ...(draft.address === undefined ? {} : { address: draft.address }),
+    ...(draft.fields === undefined ? {} : {
+      fields: {
+        fixed: [...draft.fields.fixed],
+        lists: [...draft.fields.lists].map(([list, inside]) => [list, [
+          ...inside,
+        ]]),
+      },
+    }),
+    ...(draft.newKeys === undefined ? {} : { newKeys: [...draft.newKeys] }),
   });
+}
+
+/** Fields read back, or `undefined` when damaged. */
+function decodeFields(value: unknown): Fields | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const record = value as Record<string, unknown>;
+  const kinds = (entries: unknown) => {
+    if (!Array.isArray(entries)) return undefined;
+    const map = new Map<string, FieldKind>();
+    for (const entry of entries) {
+      if (
+        !Array.isArray(entry) || typeof entry[0] !== "string" ||
+        typeof entry[1] !== "string"
+      ) return undefined;
+      if (!Object.hasOwn(REGION_KINDS, entry[1])) return undefined;
+      map.set(entry[0], entry[1] as FieldKind);
+    }
+    return map;
+  };
+  const fixed = kinds(record.fixed);
+  if (!fixed || !Array.isArray(record.lists)) return undefined;
+  const lists = new Map<string, ReadonlyMap<string, FieldKind>>();
+  for (const entry of record.lists) {
+    const inside = Array.isArray(entry) ? kinds(entry[1]) : undefined;
+    if (!inside || typeof entry[0] !== "string") return undefined;
+    lists.set(entry[0], inside);
+  }
+  return { fixed, lists };
 }
 
 function entries(value: unknown): Map<string, unknown> | undefined {
@@ -115,7 +207,18 @@ export function decodeDraft(text: string): Draft | undefined {
       typeof record.version !== "string" ||
       !changes || !base || changes.size === 0
     ) return undefined;
-    return { savedAt: record.savedAt, version: record.version, base, changes };
+    const newKeys = Array.isArray(record.newKeys)
+      ? new Set(record.newKeys.filter((key) => typeof key === "string"))
+      : undefined;
+    return {
+      savedAt: record.savedAt,
+      version: record.version,
+      base,
+      changes,
+      address: typeof record.address === "string" ? record.address : undefined,
+      fields: decodeFields(record.fields),
+      newKeys,
+    };
   } catch {
     return undefined;
   }

@@ -71,6 +71,8 @@ export type Notice =
   | { readonly code: "notLoggedOut" }
   /** Changes sent for review (`count` pages): not published. */
   | { readonly code: "sentForReview"; readonly count: number }
+  /** Nothing sent for review: every page with changes is held back. */
+  | { readonly code: "notSent" }
   /** A review asks for a message first. */
   | { readonly code: "reviewMessageNeeded" }
   /** A review published, closed or scheduled from the Reviews panel. */
@@ -79,6 +81,20 @@ export type Notice =
     readonly done: "published" | "closed" | "scheduled" | "linkCopied";
     readonly at?: number | undefined;
   };
+
+/** A page this tab changed and does not show now (its draft is kept). */
+export interface OtherPage {
+  /** The page path. */
+  readonly path: string;
+  /** The address of the page view it was changed on, when known. */
+  readonly address?: string | undefined;
+}
+
+/** A page Send for review left out, and why: the person opens it. */
+export interface HeldPage extends OtherPage {
+  /** A field changed meanwhile by someone else, or a field to fix. */
+  readonly why: "clash" | "problems";
+}
 
 /** A page file that cannot be edited, and why. */
 export interface BrokenPage {
@@ -114,6 +130,8 @@ export type Alert =
   | { readonly code: "stray"; readonly at: string }
   /** The editor could not start on this page. */
   | { readonly code: "cannotStart" }
+  /** Pages this tab changed elsewhere left out of a review: open them. */
+  | { readonly code: "heldElsewhere"; readonly pages: readonly HeldPage[] }
   /** Page files the page's containers name cannot be edited. */
   | { readonly code: "brokenPages"; readonly broken: readonly BrokenPage[] }
   /** Logging out failed. */

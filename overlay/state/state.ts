@@ -34,7 +34,7 @@
 
 import { applyHistory, EMPTY_HISTORY } from "./history.ts";
 import { withStored } from "./images.ts";
-import type { Activity, Alert, Notice } from "./notices.ts";
+import type { Activity, Alert, Notice, OtherPage } from "./notices.ts";
 import {
   type PageState,
   type Refusal,
@@ -60,6 +60,11 @@ export interface EditStateParts {
   readonly history: HistoryState;
   /** How many other tabs of this browser show one of the pages. */
   readonly others: number;
+  /**
+   * The pages this tab changed on other page views, their drafts kept:
+   * Send for review carries them too.
+   */
+  readonly elsewhere: readonly OtherPage[];
 }
 
 /** The edit state: see the module doc. */
@@ -71,6 +76,7 @@ export class EditState implements EditStateParts {
   readonly alert: Alert | undefined;
   readonly history: HistoryState;
   readonly others: number;
+  readonly elsewhere: readonly OtherPage[];
   readonly #now: () => number;
 
   private constructor(parts: EditStateParts, now: () => number) {
@@ -81,6 +87,7 @@ export class EditState implements EditStateParts {
     this.alert = parts.alert;
     this.history = parts.history;
     this.others = parts.others;
+    this.elsewhere = parts.elsewhere;
     this.#now = now;
   }
 
@@ -99,6 +106,7 @@ export class EditState implements EditStateParts {
       alert: undefined,
       history: EMPTY_HISTORY,
       others: 0,
+      elsewhere: [],
     }, now);
   }
 
@@ -128,6 +136,7 @@ export class EditState implements EditStateParts {
       alert: tr.alert ? tr.alert.value : this.alert,
       history: this.history,
       others: tr.others ?? this.others,
+      elsewhere: tr.elsewhere ?? this.elsewhere,
     };
     const next = new EditState(parts, this.#now);
     return new EditState(

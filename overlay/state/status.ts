@@ -43,6 +43,7 @@ const TONES: Readonly<Record<Notice["code"], Tone>> = {
   nothingLeft: "clean",
   notLoggedOut: "error",
   sentForReview: "published",
+  notSent: "error",
   reviewMessageNeeded: "error",
   review: "published",
 };

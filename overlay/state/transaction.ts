@@ -26,7 +26,7 @@
  */
 
 import type { StoredImage } from "./images.ts";
-import type { Activity, Alert, Notice } from "./notices.ts";
+import type { Activity, Alert, Notice, OtherPage } from "./notices.ts";
 import type { PageState, Refusal } from "./page.ts";
 import type { Changes, PageObject } from "./values.ts";
 
@@ -146,6 +146,7 @@ export class Transaction {
   #notice: { value: Notice | undefined } | undefined;
   #alert: { value: Alert | undefined } | undefined;
   #others: number | undefined;
+  #elsewhere: readonly OtherPage[] | undefined;
 
   /**
    * Starts a transaction (`state.tr` makes one).
@@ -304,6 +305,17 @@ export class Transaction {
   }
 
   /**
+   * Says which pages this tab changed and does not show now.
+   *
+   * @param pages those pages
+   * @returns this transaction
+   */
+  setElsewhere(pages: readonly OtherPage[]): this {
+    this.#elsewhere = pages;
+    return this;
+  }
+
+  /**
    * Sets a metadata entry.
    *
    * @param key the entry
@@ -359,5 +371,10 @@ export class Transaction {
   /** The count of other tabs it sets, if any. */
   get others(): number | undefined {
     return this.#others;
+  }
+
+  /** The pages changed elsewhere it sets, if any. */
+  get elsewhere(): readonly OtherPage[] | undefined {
+    return this.#elsewhere;
   }
 }

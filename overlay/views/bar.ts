@@ -7,7 +7,9 @@
  * chosen here. The status keeps one width whatever it says, so the bar
  * never reflows as it changes, and at 1,280 px the bar is one row. On a
  * phone it is one line (the status, Publish, More, Minimise), More showing
- * the rest above it. Anywhere it can be minimised to its status and a
+ * the rest above it. The pages this tab changed on other page views are
+ * named beside the status ("Also changed: /en/about/", "+1 page" on a
+ * phone, the whole sentence under More). Anywhere it can be minimised to its status and a
  * "Show editor" button. The controls that need a session appear once a
  * page is open, never behind the login dialog.
  *
@@ -19,7 +21,7 @@ import type { EditState } from "../state/state.ts";
 import { statusOf } from "../state/status.ts";
 import type { Store } from "../store.ts";
 import { h } from "../ui.ts";
-import { statusWords } from "./words.ts";
+import { otherPageName, statusWords } from "./words.ts";
 
 /** What the bar's buttons do. */
 export interface BarActions {
@@ -68,7 +70,7 @@ const button = (
 ) => h("button", { type: "button", onclick: run, ...extra }, label);
 
 /** The status, what was published and the other tabs, in one fixed box. */
-function statusBox() {
+function statusBox(also: ReturnType<typeof alsoChanged>) {
   const status = h("span", { class: "status", role: "status" });
   const detail = h("span", { class: "detail" });
   const long = h("span", { class: "long" });
@@ -79,17 +81,21 @@ function statusBox() {
     long,
     short,
   );
-  const box = h("span", { class: "state" }, status, detail, tabs);
+  const box = h("span", { class: "state" }, status, detail, also.note, tabs);
   return {
     box,
     render(state: EditState) {
+      also.render(state);
       const status$ = statusOf(state);
       const words = statusWords(status$);
       status.textContent = words.text;
       status.dataset.state = status$.tone;
       // A newcomer is told what to do while nothing is changed.
+      // …unless the bar names pages changed elsewhere: their work is on.
       detail.textContent = words.detail ??
-        (status$.code === "noChanges" ? text("hint") : "");
+        (status$.code === "noChanges" && state.elsewhere.length === 0
+          ? text("hint")
+          : "");
       tabs.hidden = state.others === 0;
       long.textContent = state.others === 0
         ? ""
@@ -97,9 +103,55 @@ function statusBox() {
       short.textContent = state.others === 0
         ? ""
         : plural("otherTabsShort", state.others);
-      box.title = [words.text, detail.textContent, long.textContent].filter(
-        Boolean,
-      ).join(" · ");
+      box.title = [
+        words.text,
+        detail.textContent,
+        also.long.textContent,
+        long.textContent,
+      ].filter(Boolean).join(" · ");
+    },
+  };
+}
+
+/**
+ * The pages this tab changed on other page views, beside the status
+ * ("Also changed: /en/about/"; "+1 page" on a phone), and in More the
+ * whole sentence with every address: Send for review carries them too.
+ */
+function alsoChanged(author: () => boolean) {
+  const long = h("span", { class: "long" });
+  const short = h("span", { class: "short", "aria-hidden": "true" });
+  const note = h(
+    "span",
+    { class: "also", role: "note", hidden: true },
+    long,
+    short,
+  );
+  const line = h("span", { class: "also-line", hidden: true });
+  return {
+    note,
+    long,
+    line,
+    render(state: EditState) {
+      const pages = state.elsewhere;
+      note.hidden = line.hidden = pages.length === 0;
+      if (pages.length === 0) {
+        for (const each of [long, short, line]) each.textContent = "";
+        note.title = "";
+        note.removeAttribute("aria-label");
+        return;
+      }
+      const names = pages.map(otherPageName).join(", ");
+      long.textContent = pages.length === 1
+        ? text("alsoChangedOne", { page: names })
+        : plural("alsoChanged", pages.length);
+      short.textContent = plural("alsoChangedShort", pages.length);
+      line.textContent = `${
+        plural("alsoChangedPages", pages.length, { pages: names })
+      } ${text(author() ? "alsoChangedAuthor" : "alsoChangedPublisher")}`;
+      note.title = line.textContent;
+      // On a phone only "+1 page" shows: the whole sentence is its name.
+      note.setAttribute("aria-label", line.textContent);
     },
   };
 }
@@ -240,7 +292,9 @@ function minimiser(bar: () => HTMLElement) {
  * @returns the bar
  */
 export function createBar(store: Store, actions: BarActions): BarView {
-  const status = statusBox();
+  let author = false;
+  const also = alsoChanged(() => author);
+  const status = statusBox(also);
   const edit = editGroup(actions);
   const modes = modeSwitch(actions);
   const more = moreMenu(actions, () => bar);
@@ -250,7 +304,7 @@ export function createBar(store: Store, actions: BarActions): BarView {
   const reviewButton = button(text("sendForReview"), actions.sendForReview, {
     class: "review",
   });
-  let author = false;
+  more.menu.prepend(also.line);
   const sessionControls = [
     edit.group,
     modes.group,

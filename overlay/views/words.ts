@@ -27,7 +27,13 @@ import {
   reasonSentence,
 } from "../messages.ts";
 import type { FieldKind, Misfit } from "../state/fields.ts";
-import type { Alert, BrokenPage, Notice } from "../state/notices.ts";
+import type {
+  Alert,
+  BrokenPage,
+  HeldPage,
+  Notice,
+  OtherPage,
+} from "../state/notices.ts";
 import type { Problem } from "../state/problems.ts";
 import type { Status } from "../state/status.ts";
 
@@ -72,6 +78,7 @@ const NOTICES: Readonly<Record<string, TextKey>> = {
   nothingLeft: "nothingLeft",
   notLoggedOut: "notLoggedOut",
   reviewMessageNeeded: "reviewMessageNeeded",
+  notSent: "notSent",
 };
 
 /** The words of what the Reviews panel did. */
@@ -214,6 +221,8 @@ export function alertWords(alert: Alert): string {
           count: String(alert.broken.length),
           paths: alert.broken.map((page) => page.path).join(", "),
         });
+    case "heldElsewhere":
+      return heldSentence(alert.pages);
     case "imageFallback":
       return text(alert.png ? "fallbackPng" : "fallbackJpeg", {
         format: alert.format,
@@ -221,6 +230,28 @@ export function alertWords(alert: Alert): string {
     default:
       return text(ALERTS[alert.code]!);
   }
+}
+
+/**
+ * A page by the address it was changed at, or its file when unknown.
+ *
+ * @param page the page
+ * @returns its name
+ */
+export function otherPageName(page: OtherPage): string {
+  return page.address ?? page.path;
+}
+
+/** The sentence naming the pages a review left out, and what to do. */
+function heldSentence(pages: readonly HeldPage[]): string {
+  const clash = pages.filter((page) => page.why === "clash");
+  const fix = pages.filter((page) => page.why === "problems");
+  const names = (list: readonly HeldPage[]) =>
+    list.map(otherPageName).join(", ");
+  return [
+    clash.length > 0 ? text("heldClash", { pages: names(clash) }) : "",
+    fix.length > 0 ? text("heldProblems", { pages: names(fix) }) : "",
+  ].filter(Boolean).join(" ");
 }
 
 /**

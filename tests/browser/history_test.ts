@@ -10,75 +10,23 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import axe from "axe-core";
-import type { Browser, Page } from "playwright-core";
-import { fastHash } from "../support/helpers.ts";
+import type { Page } from "playwright-core";
 import {
+  ALICE,
   ARTIFACTS,
-  type EditingSite,
+  BOB,
   launchChromium,
+  logInAs,
+  namedEditors,
   openMore,
+  region,
+  shootBothSizes,
   startDemo,
+  typeAtEnd,
+  waitStatus,
 } from "./overlay_support.ts";
 
-const ALICE = "alice.correct-horse-battery-staple";
-const BOB = "bob.staple-river-lantern-window";
-
-const SIZES = [
-  { name: "desktop", width: 1280, height: 800 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
 declare const document: unknown;
-
-async function waitStatus(page: Page, text: string): Promise<void> {
-  try {
-    await page.getByRole("status").filter({ hasText: new RegExp(`^${text}$`) })
-      .waitFor();
-  } catch (error) {
-    const shown = await page.locator(".ui").innerText().catch(() => "");
-    throw new Error(
-      `Expected the status ${text}; the overlay shows: ${shown}`,
-      {
-        cause: error,
-      },
-    );
-  }
-}
-
-/** Opens the page in a context of its own and logs in with a named key. */
-async function logIn(
-  browser: Browser,
-  site: EditingSite,
-  key: string,
-  asked: string[] = [],
-): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  page.on("pageerror", (error) => console.error("page error:", error.message));
-  page.on("dialog", (dialog) => void dialog.accept());
-  page.on("request", (request) => {
-    if (new URL(request.url()).pathname === "/api/session") {
-      asked.push(request.url());
-    }
-  });
-  await page.goto(`${site.url}en/?edit`);
-  await page.getByLabel("Site key").fill(key);
-  await page.keyboard.press("Enter");
-  await waitStatus(page, "No unsaved changes");
-  return page;
-}
-
-const region = (page: Page, name: string) =>
-  page.getByRole("textbox", { name, exact: false });
-
-async function typeAtEnd(page: Page, name: string, text: string) {
-  await region(page, name).click();
-  await page.keyboard.press("Control+End");
-  await page.keyboard.type(text);
-}
 
 async function publish(page: Page, message: string): Promise<void> {
   await page.getByLabel("Message", { exact: true }).fill(message);
@@ -88,15 +36,7 @@ async function publish(page: Page, message: string): Promise<void> {
 
 /** Photographs the page at both sizes and audits it with axe-core. */
 async function shoot(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize();
-  for (const size of SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.waitForTimeout(100);
-    await page.screenshot({
-      path: join(ARTIFACTS, `history-${name}-${size.name}.png`),
-    });
-  }
-  if (before) await page.setViewportSize(before);
+  await shootBothSizes(page, `history-${name}`);
   await page.addScriptTag({ content: axe.source });
   const found = await page.evaluate(async () => {
     // deno-lint-ignore no-explicit-any
@@ -125,19 +65,7 @@ async function shoot(page: Page, name: string): Promise<void> {
 
 Deno.test("in Chromium: two named editors publish, the History panel lists them, a past field is previewed and restored", async (t) => {
   await Deno.mkdir(ARTIFACTS, { recursive: true });
-  const editors = {
-    alice: {
-      hash: await fastHash(ALICE),
-      name: "Alice Martin",
-      email: "alice@example.com",
-    },
-    bob: {
-      hash: await fastHash(BOB),
-      name: "Bob Stone",
-      email: "bob@example.com",
-    },
-  };
-  await using site = await startDemo({ EDITOR_KEYS: JSON.stringify(editors) });
+  await using site = await startDemo({ EDITOR_KEYS: await namedEditors() });
   await using browser = await launchChromium();
   const original = await site.page();
   let bob: Page;
@@ -146,7 +74,7 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
     "1. alice, then bob, publish; each sees who is logged in; nobody asks who before logging in",
     async () => {
       const asked: string[] = [];
-      const alice = await logIn(browser, site, ALICE, asked);
+      const alice = await logInAs(browser, site, ALICE, { asked });
       await openMore(alice);
       await alice.getByText("Logged in as Alice Martin").waitFor();
       assert.equal(asked.length, 1, "asked once, after the login");
@@ -159,7 +87,7 @@ Deno.test("in Chromium: two named editors publish, the History panel lists them,
       );
       await alice.context().close();
 
-      bob = await logIn(browser, site, BOB);
+      bob = await logInAs(browser, site, BOB);
       await openMore(bob);
       await bob.getByText("Logged in as Bob Stone").waitFor();
       await typeAtEnd(bob, "Edit title", " and bob");

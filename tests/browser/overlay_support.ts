@@ -16,6 +16,7 @@ import {
 } from "playwright-core";
 import { CHROMIUM, FLAGS } from "../support/chromium.ts";
 import { gitIn } from "../support/git.ts";
+import { fastHash } from "../support/helpers.ts";
 
 export { CHROMIUM, FLAGS };
 
@@ -25,6 +26,47 @@ export const ARTIFACTS: string = new URL("./artifacts/", import.meta.url)
 
 /** The example's English home page file. */
 export const EN_HOME = "src/content/pages/en/home.json";
+
+/** The example's English About page file. */
+export const EN_ABOUT = "src/content/pages/en/about.json";
+
+/** Alice's key (a publisher in every test). */
+export const ALICE = "alice.correct-horse-battery-staple";
+
+/** Bob's key. */
+export const BOB = "bob.staple-river-lantern-window";
+
+/**
+ * `EDITOR_KEYS` naming alice and bob, each with a role (default: both
+ * publishers).
+ *
+ * @param roles the role of each, when not publisher
+ * @returns the variable's JSON
+ */
+export async function namedEditors(
+  roles: { alice?: "author"; bob?: "author" } = {},
+): Promise<string> {
+  const editor = async (
+    key: string,
+    name: string,
+    email: string,
+    role: "author" | undefined,
+  ) => ({
+    hash: await fastHash(key),
+    name,
+    email,
+    ...(role ? { role } : {}),
+  });
+  return JSON.stringify({
+    alice: await editor(
+      ALICE,
+      "Alice Martin",
+      "alice@example.com",
+      roles.alice,
+    ),
+    bob: await editor(BOB, "Bob Stone", "bob@example.com", roles.bob),
+  });
+}
 
 /** A running copy of the example site. */
 export interface EditingSite extends AsyncDisposable {
@@ -140,13 +182,15 @@ export async function launchChromium(): Promise<Browser & AsyncDisposable> {
 /**
  * Opens the bar's More menu (Page, History, who is logged in, Log out;
  * on a phone Undo, Redo and the message too), unless it is open, in any
- * language.
+ * language; or closes it.
  *
  * @param page the page
+ * @param open `false` to close it
  */
-export async function openMore(page: Page): Promise<void> {
+export async function openMore(page: Page, open = true): Promise<void> {
   const more = page.locator("[data-inpage-overlay] .bar button.more");
-  if (await more.getAttribute("aria-expanded") !== "true") await more.click();
+  const expanded = await more.getAttribute("aria-expanded") === "true";
+  if (expanded !== open) await more.click();
 }
 
 /**
@@ -206,3 +250,58 @@ export const BOTH_SIZES = [
   { name: "desktop", width: 1280, height: 800 },
   { name: "phone", width: 390, height: 844 },
 ] as const;
+
+/**
+ * Opens a page of the demo in a browser context of its own (1280×800) and
+ * logs in with a named key; leaving a page with changes is accepted.
+ *
+ * @param browser the browser
+ * @param site the demo
+ * @param key the key typed
+ * @param options the page to open (`en/` by default), and where to note
+ *   each request to `/api/session`
+ * @returns the page, logged in
+ */
+export async function logInAs(
+  browser: Browser,
+  site: EditingSite,
+  key: string,
+  options: { path?: string; asked?: string[] } = {},
+): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: 1280, height: 800 },
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  page.on("pageerror", (error) => console.error("page error:", error.message));
+  page.on("dialog", (dialog) => void dialog.accept());
+  page.on("request", (request) => {
+    if (new URL(request.url()).pathname === "/api/session") {
+      options.asked?.push(request.url());
+    }
+  });
+  await page.goto(`${site.url}${options.path ?? "en/"}?edit`);
+  await page.getByLabel("Site key").fill(key);
+  await page.keyboard.press("Enter");
+  await waitStatus(page, "No unsaved changes");
+  return page;
+}
+
+/**
+ * Photographs the page at both sizes (`{name}-desktop.png`,
+ * `{name}-phone.png` in the artefacts), then sets its size back.
+ *
+ * @param page the page
+ * @param name the screenshots' name
+ */
+export async function shootBothSizes(page: Page, name: string): Promise<void> {
+  const before = page.viewportSize();
+  for (const size of BOTH_SIZES) {
+    await page.setViewportSize({ width: size.width, height: size.height });
+    await page.waitForTimeout(100);
+    await page.screenshot({
+      path: join(ARTIFACTS, `${name}-${size.name}.png`),
+    });
+  }
+  if (before) await page.setViewportSize(before);
+}

@@ -1,93 +1,52 @@
 /**
  * Review in Debian's Chromium on the demo (`deno task demo` with
- * `EDITOR_KEYS`): bob, an author, sees Send for review and no Publish, and
- * sends his changes; the preview link, opened in a fresh context (no
- * cookies), shows them outlined under the banner, with no editing; alice,
- * a publisher, opens Reviews and publishes it; a visitor sees the published
- * page. The Reviews panel and the preview page are photographed at
- * 1280×800 and 390×844 (tests/browser/artifacts/).
+ * `EDITOR_KEYS`): bob, an author, sees Send for review and no Publish; he
+ * edits About, then Home, in one tab, the bar saying "Also changed: 1 other
+ * page", and sends one review holding both pages; the preview link, opened
+ * in a fresh context (no cookies), shows them outlined under the banner,
+ * with no editing; alice, a publisher, opens Reviews and publishes both in
+ * one commit; a visitor sees the published page. The bar, the Reviews
+ * panel and the preview page are photographed at 1280×800 and 390×844
+ * (tests/browser/artifacts/).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { fastHash } from "../support/helpers.ts";
 import {
+  ALICE,
   ARTIFACTS,
-  BOTH_SIZES,
-  type EditingSite,
+  BOB,
+  EN_ABOUT,
+  EN_HOME,
   launchChromium,
+  logInAs,
+  namedEditors,
   openMore,
   region,
+  shootBothSizes,
   startDemo,
   typeAtEnd,
   waitStatus,
 } from "./overlay_support.ts";
 
-const ALICE = "alice.correct-horse-battery-staple";
-const BOB = "bob.staple-river-lantern-window";
-
 declare const document: {
   querySelectorAll(selector: string): { length: number };
 };
 
-/** Opens the page in a context of its own and logs in with a named key. */
-async function logIn(
-  browser: Browser,
-  site: EditingSite,
-  key: string,
-): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  page.on("pageerror", (error) => console.error("page error:", error.message));
-  await page.goto(`${site.url}en/?edit`);
-  await page.getByLabel("Site key").fill(key);
-  await page.keyboard.press("Enter");
-  await waitStatus(page, "No unsaved changes");
-  return page;
-}
-
-/** Photographs the page at both sizes. */
-async function shoot(page: Page, name: string): Promise<void> {
-  const before = page.viewportSize();
-  for (const size of BOTH_SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.waitForTimeout(100);
-    await page.screenshot({
-      path: join(ARTIFACTS, `review-${name}-${size.name}.png`),
-    });
-  }
-  if (before) await page.setViewportSize(before);
-}
-
 Deno.test("in Chromium: an author sends changes for review, a preview link shows them to anyone, a publisher publishes them", async (t) => {
   await Deno.mkdir(ARTIFACTS, { recursive: true });
-  const editors = {
-    alice: {
-      hash: await fastHash(ALICE),
-      name: "Alice Martin",
-      email: "alice@example.com",
-    },
-    bob: {
-      hash: await fastHash(BOB),
-      name: "Bob Stone",
-      email: "bob@example.com",
-      role: "author",
-    },
-  };
-  await using site = await startDemo({ EDITOR_KEYS: JSON.stringify(editors) });
+  await using site = await startDemo({
+    EDITOR_KEYS: await namedEditors({ bob: "author" }),
+  });
   await using browser = await launchChromium();
   const original = await site.page();
+  const about = await site.page(EN_ABOUT);
   const head = (await site.git("rev-parse", "HEAD")).trim();
   const title = `${original.title} (reviewed)`;
   let link = "";
 
   await t.step(
-    "1. bob, an author, sees only Send for review, and sends his changes",
+    "1. bob, an author, sees only Send for review; he edits About, then Home, in one tab, and sends one review holding both pages",
     async () => {
-      const bob = await logIn(browser, site, BOB);
+      const bob = await logInAs(browser, site, BOB, { path: "en/about/" });
       assert.equal(
         await bob.getByRole("button", { name: "Publish", exact: true })
           .count(),
@@ -95,16 +54,36 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
         "an author has no Publish",
       );
       await typeAtEnd(bob, "Edit title", " (reviewed)");
+      await waitStatus(bob, "1 unsaved change");
+      // Home, in the same tab: About's changes wait in this tab's draft.
+      await bob.goto(`${site.url}en/`);
+      await waitStatus(bob, "No unsaved changes");
+      const also = bob.getByRole("note", {
+        name:
+          "This tab also changed 1 other page: /en/about/. Send for review carries them too.",
+      });
+      assert.equal(await also.innerText(), "Also changed: /en/about/");
+      await typeAtEnd(bob, "Edit title", " (reviewed)");
       await typeAtEnd(bob, "Edit heading, section 1", " (reviewed)");
-      await bob.getByLabel("Message", { exact: true }).fill("A clearer title");
+      await bob.getByLabel("Message", { exact: true }).fill("Spring update");
+      await shootBothSizes(bob, "review-also-changed");
+      // More names every page changed elsewhere, in a whole sentence.
+      await openMore(bob);
+      await bob.getByText(
+        "This tab also changed 1 other page: /en/about/. Send for review carries them too.",
+      ).waitFor();
+      await shootBothSizes(bob, "review-also-more");
+      await openMore(bob, false);
       await bob.getByRole("button", { name: "Send for review" }).click();
-      await waitStatus(bob, /Sent for review: 1 page/);
+      await waitStatus(bob, /Sent for review: 2 pages/);
+      await also.waitFor({ state: "hidden" });
       assert.equal(await region(bob, "Edit title").innerText(), original.title);
       assert.equal(
         (await site.git("rev-parse", "HEAD")).trim(),
         head,
         "the site branch is untouched",
       );
+      assert.equal((await site.page(EN_ABOUT)).title, about.title);
       const answer = await bob.evaluate(async () => {
         const listed = await (await fetch("/api/reviews")).json();
         const id = listed.reviews[0].id;
@@ -115,8 +94,23 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
         });
         return { listed, link: await made.json() };
       });
-      assert.equal(answer.listed.reviews.length, 1);
-      assert.equal(answer.listed.reviews[0].author.name, "Bob Stone");
+      assert.equal(answer.listed.reviews.length, 1, "one review");
+      const review = answer.listed.reviews[0];
+      assert.equal(review.author.name, "Bob Stone");
+      assert.equal(review.message, "Spring update");
+      assert.deepEqual(review.pages, [EN_HOME, EN_ABOUT]);
+      const branch = `inpage/review/${review.id}`;
+      assert.equal(
+        (await site.git("rev-list", "--count", `${head}..${branch}`)).trim(),
+        "1",
+        "one commit on the review branch",
+      );
+      assert.deepEqual(
+        (await site.git("diff", "--name-only", head, branch)).trim().split(
+          "\n",
+        ).sort(),
+        [EN_ABOUT, EN_HOME],
+      );
       link = answer.link.url;
       assert.match(link, /^\/en\/\?inpage-preview=/);
       await bob.context().close();
@@ -136,7 +130,7 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
       await banner.waitFor();
       assert.match(
         await banner.innerText(),
-        /Review “A clearer title” by Bob Stone: not published/,
+        /Review “Spring update” by Bob Stone: not published/,
       );
       await page.getByText(title, { exact: true }).waitFor();
       const outlined = await page.evaluate(() =>
@@ -153,7 +147,7 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
         "no editing, and no bar (the banner is the preview's own host)",
       );
       assert.equal(await page.getByLabel("Site key").count(), 0, "no login");
-      await shoot(page, "preview");
+      await shootBothSizes(page, "review-preview");
       await context.close();
     },
   );
@@ -161,16 +155,16 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
   await t.step(
     "3. alice, a publisher, opens Reviews and publishes it",
     async () => {
-      const alice = await logIn(browser, site, ALICE);
+      const alice = await logInAs(browser, site, ALICE);
       await openMore(alice);
       await alice.getByRole("button", { name: "Reviews", exact: true })
         .click();
       const panel = alice.getByRole("dialog", { name: "Open reviews" });
-      await panel.getByText("A clearer title").waitFor();
-      await shoot(alice, "panel");
+      await panel.getByText("Spring update").waitFor();
+      await shootBothSizes(alice, "review-panel");
       // The list opens on its first action, not inside its date field.
       const publish = panel.getByRole("button", {
-        name: "Publish the review “A clearer title”",
+        name: "Publish the review “Spring update”",
         exact: true,
       });
       assert.ok(
@@ -185,12 +179,22 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
       // The page is loaded again, saying the review was published.
       await alice.waitForEvent("load");
       await waitStatus(alice, "Published");
-      assert.match(await alice.locator(".ui").innerText(), /A clearer title/);
+      assert.match(await alice.locator(".ui").innerText(), /Spring update/);
       assert.equal(await region(alice, "Edit title").innerText(), title);
       assert.equal((await site.page()).title, title);
       assert.equal(
         (await site.git("log", "-1", "--format=%an|%s")).trim(),
-        "Bob Stone|A clearer title",
+        "Bob Stone|Spring update",
+      );
+      assert.deepEqual(
+        (await site.git("show", "--name-only", "--format=", "HEAD")).trim()
+          .split("\n").sort(),
+        [EN_ABOUT, EN_HOME],
+        "both pages in one commit",
+      );
+      assert.equal(
+        (await site.page(EN_ABOUT)).title,
+        `${about.title} (reviewed)`,
       );
       assert.equal(
         (await site.git("branch", "--list", "inpage/review/*")).trim(),

@@ -23,6 +23,7 @@ import {
 } from "../../overlay/flows/drafts.ts";
 import { takePublished } from "../../overlay/flows/tabs.ts";
 import type { PageObject } from "../../overlay/state/values.ts";
+import { memoryStorage } from "../support/memory_storage.ts";
 
 const PATH = "src/content/pages/en/home.json";
 const BASE: PageObject = {
@@ -35,20 +36,6 @@ const FIELDS = fieldsFrom([
   ["/image", "image"],
   ["/sections/0/heading", "text"],
 ], ["/sections"]);
-
-function memoryStorage(): Storage {
-  const items = new Map<string, string>();
-  return {
-    get length() {
-      return items.size;
-    },
-    clear: () => items.clear(),
-    getItem: (key) => items.get(key) ?? null,
-    key: (index) => [...items.keys()][index] ?? null,
-    removeItem: (key) => void items.delete(key),
-    setItem: (key, value) => void items.set(key, String(value)),
-  };
-}
 
 /** A tab: its store on the page as read, keeping its drafts. */
 function tab(
