@@ -101,7 +101,7 @@ button:focus-visible, input:focus-visible { outline: 3px solid #f59e0b; outline-
 .bar[data-minimised] .state { width: auto; }
 .bar[data-minimised] .detail, .bar[data-minimised] .tabs, .bar[data-minimised] .also { display: none; }
 @media (max-width: 1400px) { .bar .title { display: none; } }
-@media (max-width: 1400px) { .bar { gap: 6px; } .bar button { padding-inline: 8px; } .bar input { width: 9.5em; } .bar .state { width: auto; max-width: 19em; } .bar .detail { max-width: 7em; } }
+@media (max-width: 1400px) { .bar { gap: 6px; } .bar button { padding-inline: 8px; } .bar input { width: 9.5em; } .bar .state { width: auto; max-width: 19em; } .bar .state:has(.also:not([hidden])) { max-width: 30em; } .bar .detail { max-width: 7em; } }
 .alert { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: calc(var(--inpage-bar-space, 76px) + 8px); margin-inline: auto; width: min(600px, calc(100vw - 24px)); max-height: 40vh; overflow: auto; padding: 12px 14px; border-radius: 10px; background: #fef2f2; color: #7f1d1d; border: 1px solid #fca5a5; box-shadow: 0 8px 24px rgba(0,0,0,.2); display: flex; gap: 12px; align-items: flex-start; }
 .alert[hidden] { display: none; }
 .alert p { margin: 0; flex: 1; min-width: 0; overflow-wrap: anywhere; }
