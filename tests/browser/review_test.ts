@@ -3,7 +3,8 @@
  * `EDITOR_KEYS`): bob, an author, sees Send for review and no Publish, and
  * sends his changes; the preview link, opened in a fresh context (no
  * cookies), shows them outlined under the banner, with no editing; alice,
- * a publisher, opens Reviews and publishes it; a visitor sees the published
+ * a publisher, opens Reviews, opens the review in place and publishes it
+ * from its banner; a visitor sees the published
  * page. The Reviews panel and the preview page are photographed at
  * 1280×800 and 390×844 (tests/browser/artifacts/).
  */
@@ -159,7 +160,7 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
   );
 
   await t.step(
-    "3. alice, a publisher, opens Reviews and publishes it",
+    "3. alice, a publisher, opens the review in place and publishes it",
     async () => {
       const alice = await logIn(browser, site, ALICE);
       await openMore(alice);
@@ -168,20 +169,30 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
       const panel = alice.getByRole("dialog", { name: "Open reviews" });
       await panel.getByText("A clearer title").waitFor();
       await shoot(alice, "panel");
-      // The list opens on its first action, not inside its date field.
-      const publish = panel.getByRole("button", {
-        name: "Publish the review “A clearer title”",
+      // The list opens on its first action, Open, not inside its date field.
+      const open = panel.getByRole("button", {
+        name: "Open the review “A clearer title”",
         exact: true,
       });
       assert.ok(
-        await publish.evaluate((button) =>
+        await open.evaluate((button) =>
           (button.getRootNode() as unknown as {
             activeElement: unknown;
           }).activeElement === button
         ),
-        "the focus is on the first review's Publish",
+        "the focus is on the first review's Open",
       );
-      await publish.click();
+      await alice.keyboard.press("Enter");
+      // The review in place: its values, under its banner, then Publish.
+      const banner = alice.getByRole("region", {
+        name: "Review “A clearer title” by Bob Stone: not published",
+      });
+      await banner.waitFor();
+      assert.equal(await region(alice, "Edit title").innerText(), title);
+      await banner.getByRole("button", {
+        name: "Publish the review “A clearer title”",
+        exact: true,
+      }).press("Enter");
       // The page is loaded again, saying the review was published.
       await alice.waitForEvent("load");
       await waitStatus(alice, "Published");
