@@ -8,9 +8,10 @@
  * exactly as it was. She publishes another title meanwhile, so the
  * review's publish clashes on the title: the per-field view shows the
  * review's title against the one published now, she takes the review's,
- * and the review is published in one commit and its branch deleted. The
- * open review and the conflict view are photographed at 1280×800 and
- * 390×844 (tests/browser/artifacts/).
+ * and the review is published in one commit and its branch deleted. From
+ * the French page, a review of the English one says so in French and goes
+ * there. The open review, the conflict view and the French question are
+ * photographed at 1280×800 and 390×844 (tests/browser/artifacts/).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -95,12 +96,15 @@ function change(
 }
 
 /** Opens Reviews and, by keyboard, the first review in place. */
-async function openReview(alice: Page): Promise<void> {
+async function openReview(
+  alice: Page,
+  message = "Say who we are",
+): Promise<void> {
   await openMore(alice);
   await alice.getByRole("button", { name: "Reviews", exact: true }).click();
   const panel = alice.getByRole("dialog", { name: "Open reviews" });
   await panel.getByRole("button", {
-    name: "Open the review “Say who we are”",
+    name: `Open the review “${message}”`,
     exact: true,
   }).waitFor();
   await alice.keyboard.press("Enter");
@@ -275,6 +279,49 @@ Deno.test("in Chromium: a publisher opens a review in place, goes back, and sett
         (await (await fetch("/api/reviews")).json()).reviews.length
       );
       assert.equal(listed, 0);
+    },
+  );
+
+  await t.step(
+    "4. from the French page, a review of the English one says so, in French, and goes there",
+    async () => {
+      assert.equal(
+        await change(alice, { title: "A second look" }, "Second look"),
+        201,
+      );
+      await alice.goto(`${site.url}fr/?edit`);
+      await waitStatus(alice, "Aucune modification non enregistrée");
+      await openMore(alice);
+      await alice.getByRole("button", { name: "Relectures", exact: true })
+        .click();
+      const panel = alice.getByRole("dialog", { name: "Relectures en cours" });
+      await panel.getByRole("button", {
+        name: "Ouvrir la relecture « Second look »",
+        exact: true,
+      }).waitFor();
+      await alice.keyboard.press("Enter");
+      const elsewhere = alice.getByRole("dialog", {
+        name: "Cette relecture est sur une autre page",
+      });
+      await elsewhere.waitFor();
+      assert.match(
+        await elsewhere.innerText(),
+        /change \/en\/, pas cette page/,
+      );
+      await shoot(alice, "elsewhere-fr");
+      await elsewhere.getByRole("button", { name: "Aller à /en/" })
+        .press("Enter");
+      await alice.waitForURL(/\/en\/\?edit=?$/);
+      // The bar may still say what this tab last published, on this page.
+      await waitStatus(alice, /^(No unsaved changes|Published)/);
+      await openReview(alice, "Second look");
+      await alice.getByRole("region", {
+        name: "Review “Second look” by Alice Martin: not published",
+      }).waitFor();
+      assert.equal(
+        await region(alice, "Edit title").innerText(),
+        "A second look",
+      );
       await alice.context().close();
     },
   );
