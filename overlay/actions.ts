@@ -19,7 +19,7 @@ import type { Shell } from "./views/shell.ts";
 import { publish } from "./flows/publish.ts";
 import { sendForReview } from "./flows/review.ts";
 import { closeMergedReview, reviewsAction } from "./review_actions.ts";
-import { openHistory, showEditor } from "./history.ts";
+import { type HistoryContext, openHistory, showEditor } from "./history.ts";
 import { pendingPublish } from "./io/published.ts";
 import type { PageView } from "./page_view.ts";
 import type { Region } from "./regions.ts";
@@ -118,15 +118,26 @@ export function barActions(context: ActionContext): BarActions {
     history: () => {
       // A past version is shown over the page as it is edited.
       if (preview?.on) setPreview(false);
-      void openHistory({
-        root: context.shell.root,
-        client: context.client,
-        store,
-        regions: () => context.page()?.regions ?? [],
-        label: labelOf(context),
-        dock: context.hold,
-      });
+      void openHistory(inPlaceContext(context));
     },
+  };
+}
+
+/**
+ * What the part that shows another version in place (History, an open
+ * review) works with.
+ *
+ * @param context what the actions work with
+ * @returns the root, client, store, regions, labels and dock
+ */
+export function inPlaceContext(context: ActionContext): HistoryContext {
+  return {
+    root: context.shell.root,
+    client: context.client,
+    store: context.store,
+    regions: () => context.page()?.regions ?? [],
+    label: labelOf(context),
+    dock: context.hold,
   };
 }
 

@@ -18,7 +18,11 @@
 import { EditorError } from "../client/mod.ts";
 import { pageAddress } from "../lib/wire/names.ts";
 import type { ReviewAnswer, ReviewField } from "../lib/wire/review.ts";
-import { type ActionContext, publishAction } from "./actions.ts";
+import {
+  type ActionContext,
+  inPlaceContext,
+  publishAction,
+} from "./actions.ts";
 import { openReviewInPlace } from "./history.ts";
 import { text } from "./i18n/mod.ts";
 import { changeCount } from "./state/count.ts";
@@ -80,7 +84,7 @@ function say(
  * @param context what the actions work with
  */
 export async function reviewsAction(context: ActionContext): Promise<void> {
-  const { store, client, shell } = context;
+  const { client, shell } = context;
   try {
     const [{ reviews }, { editor }] = await Promise.all([
       client.reviews(),
@@ -146,14 +150,7 @@ async function openAction(
     .map((page) => pageAddress(page.path));
   if (here.length === 0) return await goToReview(context, elsewhere);
   const choice = await openReviewInPlace(
-    {
-      root: context.shell.root,
-      client: context.client,
-      store,
-      regions: () => context.page()?.regions ?? [],
-      label: labelOf(context),
-      dock: context.hold,
-    },
+    inPlaceContext(context),
     review,
     {
       me,

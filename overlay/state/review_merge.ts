@@ -27,17 +27,10 @@
  * @module
  */
 
-import { getPointer, setPointer } from "./pointer.ts";
+import { valueAt } from "./fields.ts";
+import { setPointer } from "./pointer.ts";
 import type { MergeField } from "./merge.ts";
 import type { PageObject } from "./values.ts";
-
-function valueAt(page: unknown, pointer: string): unknown {
-  try {
-    return getPointer(page, pointer);
-  } catch {
-    return undefined;
-  }
-}
 
 /**
  * The fields a review changes in one page, seen against the page now.
