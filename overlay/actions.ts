@@ -18,7 +18,7 @@ import type { Store } from "./store.ts";
 import type { Shell } from "./views/shell.ts";
 import { publish } from "./flows/publish.ts";
 import { sendForReview } from "./flows/review.ts";
-import { closeMergedReview, reviewsAction } from "./review_actions.ts";
+import { reviewsAction } from "./review_actions.ts";
 import { type HistoryContext, openHistory, showEditor } from "./history.ts";
 import { pendingPublish } from "./io/published.ts";
 import type { PageView } from "./page_view.ts";
@@ -149,7 +149,6 @@ export function inPlaceContext(context: ActionContext): HistoryContext {
 export async function publishAction(context: ActionContext): Promise<void> {
   const { store, client, shell } = context;
   const label = labelOf(context);
-  const message = store.state.message;
   const outcome = await publish({
     store,
     client,
@@ -200,7 +199,6 @@ export async function publishAction(context: ActionContext): Promise<void> {
       });
     }
   }
-  if (outcome === "published") await closeMergedReview(context, message);
   if (outcome !== "held-back") context.returnFocus();
 }
 

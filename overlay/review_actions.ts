@@ -5,39 +5,38 @@
  * close one, schedule one, copy its preview link; the bar says which.
  *
  * A publish that clashes (a 409 listing the fields changed on both sides)
- * is settled with the same per-field view as a publish of this tab: the
- * review's changes are put on top of its pages as published now (the
- * clashing fields as the person chooses) as unsaved changes of this tab,
- * under the review's message, and published by the ordinary publish; the
- * review is closed only once that publish succeeded (its id is kept until
- * then, so a publish held back and made later still closes it).
+ * is settled with the same per-field view as a publish of this tab: each
+ * of the review's pages is read as published now, the review's value of
+ * each clashing field is shown against the value now, and the person's
+ * choices go back to the same publish (`settle`, with the versions they
+ * were made against), which publishes the review with them in one commit,
+ * its images with it, and closes it; a page published again meanwhile is
+ * a 409 again, asked anew.
  *
  * @module
  */
 
 import { EditorError } from "../client/mod.ts";
 import { pageAddress } from "../lib/wire/names.ts";
-import type { ReviewAnswer, ReviewField } from "../lib/wire/review.ts";
-import {
-  type ActionContext,
-  inPlaceContext,
-  publishAction,
-} from "./actions.ts";
+import type {
+  ReviewAnswer,
+  ReviewField,
+  ReviewSettle,
+} from "../lib/wire/review.ts";
+import { type ActionContext, inPlaceContext } from "./actions.ts";
 import { openReviewInPlace } from "./history.ts";
 import { text } from "./i18n/mod.ts";
-import { changeCount } from "./state/count.ts";
-import { type Choice, resolveFields } from "./state/merge.ts";
 import { reviewMergeFields } from "./state/review_merge.ts";
 import type { PageObject } from "./state/values.ts";
 import { h, messageDialog, showDialog } from "./ui.ts";
 import { askConflict } from "./views/conflict_dialog.ts";
 import { type ReviewChoice, showReviews } from "./views/reviews_panel.ts";
 
+/** How many times a clash is asked about before the failure is said. */
+const SETTLE_ATTEMPTS = 3;
+
 /** Who is logged in, and their role. */
 type Me = { id: string; role: "author" | "publisher" };
-
-/** A review whose clash was settled here, published by the next publish. */
-let merged: { id: string; message: string } | undefined;
 
 /** A field's name, or its pointer while no page is mounted. */
 const labelOf = (context: ActionContext) => (path: string, at: string) =>
@@ -187,7 +186,10 @@ async function goToReview(
   location.assign(url.href);
 }
 
-/** Publishes a review; a clash goes to the per-field view. */
+/**
+ * Publishes a review; a clash goes to the per-field view, then to the
+ * same publish with the choices made (asked again while pages move).
+ */
 async function publishReview(
   context: ActionContext,
   id: string,
@@ -195,13 +197,21 @@ async function publishReview(
   paths: readonly string[],
 ): Promise<void> {
   const { store, client } = context;
-  try {
-    await client.publishReview(id);
-  } catch (error) {
-    if (error instanceof EditorError && error.code === "conflict") {
-      return await settleClash(context, id, error.fields ?? []);
+  let settle: ReviewSettle | undefined;
+  for (let attempt = 0;; attempt++) {
+    try {
+      await client.publishReview(id, settle);
+      break;
+    } catch (error) {
+      if (
+        !(error instanceof EditorError && error.code === "conflict") ||
+        attempt >= SETTLE_ATTEMPTS
+      ) {
+        throw error;
+      }
+      settle = await settleClash(context, id, error.fields ?? []);
+      if (!settle) return;
     }
-    throw error;
   }
   // Said as a publish, so that the page loaded again says it too.
   store.dispatch(store.state.tr.setNotice({
@@ -213,102 +223,50 @@ async function publishReview(
 
 /**
  * A clash at a review's publish: each page read now, the review's fields
- * compared with it, the person asked page by page, the result put in this
- * tab and published; the review closed once published.
+ * compared with it, the person asked page by page; the choices, with the
+ * versions they were made against (none: cancelled).
  */
 async function settleClash(
   context: ActionContext,
   id: string,
   clashes: readonly ReviewField[],
-): Promise<void> {
-  const { store, client } = context;
+): Promise<ReviewSettle | undefined> {
+  const { client } = context;
   const label = labelOf(context);
   const review = await client.review(id);
-  const missing = review.pages.some((page) => !store.state.page(page.path));
-  if (missing || changeCount(store.state) > 0) {
-    const fields = clashes.map((field) => label(field.path, field.pointer));
-    await say(
-      context,
-      text("reviewConflictTitle"),
-      missing
-        ? text("reviewConflictElsewhere", { fields: fields.join(", ") })
-        : text("reviewFinishFirst"),
-    );
-    return;
-  }
-  const rebased: {
-    path: string;
-    version: string;
-    page: PageObject;
-    changes: Map<string, unknown>;
-  }[] = [];
+  const settle: ReviewSettle = { versions: {}, keep: [] };
   for (const page of review.pages) {
+    const listed = new Set(
+      clashes.filter((field) => field.path === page.path).map((field) =>
+        field.pointer
+      ),
+    );
+    if (listed.size === 0) continue;
     const read = await client.read(page.path);
-    const now = JSON.parse(read.content) as PageObject;
     const fields = reviewMergeFields(
       JSON.parse(page.content) as PageObject,
       page.changed,
-      new Set(
-        clashes.filter((field) => field.path === page.path).map((field) =>
-          field.pointer
-        ),
-      ),
-      now,
+      listed,
+      JSON.parse(read.content) as PageObject,
     );
-    let choices = new Map<string, Choice>();
-    if (fields.some((field) => field.clash)) {
-      const answer = await askConflict(
-        context.shell.root,
-        fields,
-        (at) => label(page.path, at),
-        "review",
-      );
-      if (answer.action !== "keep") return;
-      choices = new Map(answer.choices);
-    }
-    const resolved = resolveFields(fields, choices);
-    if (!resolved.ok) return;
-    rebased.push({
-      path: page.path,
-      version: read.version,
-      page: now,
-      changes: resolved.changes,
-    });
-  }
-  const tr = store.state.tr.setMessage(review.message).setMeta(
-    "origin",
-    "merge",
-  );
-  for (const page of rebased) {
-    tr.rebase(page.path, page.version, page.page, page.changes);
-  }
-  store.dispatch(tr);
-  merged = { id, message: review.message.trim() };
-  await publishAction(context);
-}
-
-/**
- * After a publish of this tab: the review whose clash was settled here is
- * closed, once its changes are published under its message.
- *
- * @param context what the actions work with
- * @param message the message the publish was made with
- */
-export async function closeMergedReview(
-  context: ActionContext,
-  message: string,
-): Promise<void> {
-  const review = merged;
-  if (!review || review.message !== message.trim()) return;
-  merged = undefined;
-  try {
-    await context.client.closeReview(review.id);
-  } catch (error) {
-    // Published, but still listed: a publisher closes it from the list.
-    if (!(error instanceof EditorError && error.status === 404)) {
-      alert(context, error);
+    const answer = await askConflict(
+      context.shell.root,
+      fields,
+      (at) => label(page.path, at),
+      "review",
+    );
+    if (answer.action !== "keep") return undefined;
+    settle.versions[page.path] = read.version;
+    for (const field of fields.filter((field) => field.clash)) {
+      const mine = !field.gone && answer.choices.get(field.pointer) === "mine";
+      settle.keep.push({
+        path: page.path,
+        pointer: field.pointer,
+        side: mine ? "review" : "site",
+      });
     }
   }
+  return settle;
 }
 
 /** A preview link of a review copied (true), or shown when it cannot be. */

@@ -501,10 +501,6 @@ export const en = {
   reviewUseTheirs: "Keep the published one",
   reviewUseMine: "Use the review’s",
   reviewPublishChoices: "Publish the review",
-  reviewFinishFirst:
-    "Publish or discard your unsaved changes first: the review's changes come into this page as changes of their own.",
-  reviewConflictElsewhere:
-    "Someone published these fields since the review was sent, so nothing was published: {fields}. Open the review on its page to choose, field by field.",
   previewBanner: "Review “{message}” by {author}: not published",
   previewBannerNote:
     "You are seeing a preview of changes sent for review. Changed parts are outlined. Visitors still see the published page.",

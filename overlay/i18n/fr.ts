@@ -498,10 +498,6 @@ export const fr: Strings = {
   reviewUseTheirs: "Garder la publiée",
   reviewUseMine: "Prendre celle de la relecture",
   reviewPublishChoices: "Publier la relecture",
-  reviewFinishFirst:
-    "Publiez ou abandonnez d’abord vos modifications non enregistrées : celles de la relecture arrivent sur cette page comme des modifications à part entière.",
-  reviewConflictElsewhere:
-    "Quelqu’un a publié ces champs depuis l’envoi de la relecture, donc rien n’a été publié : {fields}. Ouvrez la relecture sur sa page pour choisir, champ par champ.",
   previewBanner: "Relecture « {message} » par {author} : non publiée",
   previewBannerNote:
     "Vous voyez un aperçu de modifications envoyées pour relecture. Les parties modifiées sont encadrées. Les visiteurs voient toujours la page publiée.",

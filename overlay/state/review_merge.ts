@@ -1,12 +1,11 @@
 /**
  * A review's publish that clashed (a 409 listing the fields changed on both
- * sides), settled in the overlay with the same per-field view as a publish
- * that clashed: the review's field changes are seen against each page as
- * published now, in the three-way shape of "Keep mine" (mine: the review's
- * value; theirs: the value now), each field the server listed is a clash
- * to choose, and every other field the review changes takes the review's
- * value. The answer is the changes to put on top of the page published
- * now, in this tab, as unsaved changes that one publish sends.
+ * sides), in the shape of the per-field view of a publish that clashed:
+ * the review's field changes seen against each page as published now (in
+ * the three-way shape of "Keep mine": mine is the review's value, theirs
+ * the value now); each field the server listed is a clash to choose, every
+ * other field the review changes is published as the review has it. The
+ * choices then go back to the server's publish of the review (`settle`).
  *
  * @example
  * ```ts

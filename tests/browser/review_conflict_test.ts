@@ -251,6 +251,7 @@ Deno.test("in Chromium: a publisher opens a review in place, goes back, and sett
         .press("Enter");
       await view.getByRole("button", { name: "Publish the review" })
         .press("Enter");
+      // The page is loaded again, saying the review was published.
       await waitStatus(alice, "Published");
       const published = await site.page();
       assert.equal(published.title, "Who we are");
@@ -264,8 +265,9 @@ Deno.test("in Chromium: a publisher opens a review in place, goes back, and sett
         "one commit",
       );
       assert.equal(
-        (await site.git("log", "-1", "--format=%s")).trim(),
-        "Say who we are",
+        (await site.git("log", "-1", "--format=%an|%s")).trim(),
+        "Bob Stone|Say who we are",
+        "the review's commit, by its author",
       );
       // The review is closed once the publish succeeded.
       let branches = "x";

@@ -155,3 +155,16 @@ for (const [where, open] of BACKENDS) {
     assert.deepEqual(await b.site(), before);
   });
 }
+
+Deno.test("docs/routes.md's settle body is one the route takes", async () => {
+  const { reviewPublishBody } = await import("../../lib/wire/review.ts");
+  const routes = await Deno.readTextFile(
+    new URL("../../docs/routes.md", import.meta.url),
+  );
+  const block = [...routes.matchAll(/```json\n([\s\S]*?)```/g)]
+    .map((match) => match[1]!).find((text) => text.includes('"settle"'));
+  assert.ok(block, "a settle body in docs/routes.md");
+  const parsed = reviewPublishBody.safeParse(JSON.parse(block));
+  assert.ok(parsed.success);
+  assert.equal(parsed.data?.settle?.keep[0]?.side, "review");
+});
