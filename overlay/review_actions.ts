@@ -54,26 +54,20 @@ function alert(context: ActionContext, error: unknown): void {
   );
 }
 
-/** A dialog with one sentence and buttons; the value chosen. */
-function say(
+/** A question with one sentence, Cancel and `go`: whether `go` was chosen. */
+async function ask(
   context: ActionContext,
   title: string,
   sentence: string,
-  go?: string,
-): Promise<string> {
-  return showDialog(
+  go: string,
+): Promise<boolean> {
+  return await showDialog(
     context.shell.root,
-    messageDialog(
-      title,
-      [h("p", {}, sentence)],
-      go
-        ? [
-          { label: text("cancel"), value: "cancel" },
-          { label: go, value: "go", kind: "primary" },
-        ]
-        : [{ label: text("reviewsClose"), value: "ok", kind: "primary" }],
-    ),
-  );
+    messageDialog(title, [h("p", {}, sentence)], [
+      { label: text("cancel"), value: "cancel" },
+      { label: go, value: "go", kind: "primary" },
+    ]),
+  ) === "go";
 }
 
 /**
@@ -174,13 +168,13 @@ async function goToReview(
 ): Promise<void> {
   const first = addresses[0];
   if (first === undefined) return;
-  const go = await say(
+  const go = await ask(
     context,
     text("reviewElsewhereTitle"),
     text("reviewElsewhere", { pages: addresses.join(", ") }),
     text("reviewGoThere", { page: first }),
   );
-  if (go !== "go") return;
+  if (!go) return;
   const url = new URL(first, location.href);
   url.searchParams.set("edit", "");
   location.assign(url.href);

@@ -147,7 +147,7 @@ export function unseenChanges(
  *   (pointer) => (pointer === "/title" ? "Old" : "Hello"),
  * );
  * console.assert(title?.then === "New" && title.differs);
- * console.assert(intro?.then === undefined && !intro.differs);
+ * console.assert(intro?.then === undefined && intro?.differs === false);
  * ```
  *
  * @param regions the regions of that page, in order
