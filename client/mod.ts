@@ -71,6 +71,7 @@ import {
   reviewPublished,
   type ReviewScheduled,
   reviewScheduled,
+  type ReviewSettle,
 } from "../lib/wire/review.ts";
 export type {
   ReviewAnswer,
@@ -83,6 +84,7 @@ export type {
   ReviewPage,
   ReviewPublished,
   ReviewScheduled,
+  ReviewSettle,
   ReviewSummary,
 } from "../lib/wire/review.ts";
 import type { PageProblems } from "../lib/wire/mod.ts";
@@ -308,8 +310,12 @@ export interface Client {
   review(id: string): Promise<ReviewAnswer>;
   /** The review a preview link's token names; needs no session. */
   previewReview(token: string): Promise<ReviewAnswer>;
-  /** Publishes a review (a publisher): `{ commit, versions }`. */
-  publishReview(id: string): Promise<ReviewPublished>;
+  /**
+   * Publishes a review (a publisher): `{ commit, versions }`; after a
+   * clash, with `settle` (a side for each clashing field, and each page's
+   * version the choices were made against).
+   */
+  publishReview(id: string, settle?: ReviewSettle): Promise<ReviewPublished>;
   /** Closes a review without publishing it (a publisher, or its author). */
   closeReview(id: string): Promise<void>;
   /** Schedules a review's publish (a publisher), or cancels it (`null`). */
@@ -436,9 +442,13 @@ export function createClient(options: ClientOptions = {}): Client {
         reviewAnswer,
       );
     },
-    publishReview(id) {
+    publishReview(id, settle) {
       return call(
-        json("POST", ROUTES.reviewPublish.path, { id }),
+        json(
+          "POST",
+          ROUTES.reviewPublish.path,
+          settle === undefined ? { id } : { id, settle },
+        ),
         reviewPublished,
       );
     },
@@ -797,9 +807,12 @@ export function previewReview(token: string): Promise<ReviewAnswer> {
 
 /**
  * Publishes a review (a publisher; beyond the reference): its field
- * changes applied to the pages as they are now, in one commit.
+ * changes applied to the pages as they are now, in one commit. After a
+ * 409, `settle` gives a side for each clashing field (`review` or `site`)
+ * and each page's version those choices were made against.
  *
  * @param id the review's id
+ * @param settle how the clashes of a 409 are settled
  * @returns `{ commit, versions }`: each page's new version
  * @throws {EditorError} `conflict` with `fields` (each `{ path, pointer }`
  *   changed on both sides: nothing was published), `forbidden` for an
@@ -817,8 +830,11 @@ export function previewReview(token: string): Promise<ReviewAnswer> {
  * }
  * ```
  */
-export function publishReview(id: string): Promise<ReviewPublished> {
-  return client().publishReview(id);
+export function publishReview(
+  id: string,
+  settle?: ReviewSettle,
+): Promise<ReviewPublished> {
+  return client().publishReview(id, settle);
 }
 
 /**

@@ -18,9 +18,8 @@ import type { Store } from "./store.ts";
 import type { Shell } from "./views/shell.ts";
 import { publish } from "./flows/publish.ts";
 import { sendForReview } from "./flows/review.ts";
-import { h, messageDialog, showDialog } from "./ui.ts";
-import { showReviews } from "./views/reviews_panel.ts";
-import { openHistory, showEditor } from "./history.ts";
+import { reviewsAction } from "./review_actions.ts";
+import { type HistoryContext, openHistory, showEditor } from "./history.ts";
 import { pendingPublish } from "./io/published.ts";
 import type { PageView } from "./page_view.ts";
 import type { Region } from "./regions.ts";
@@ -119,15 +118,26 @@ export function barActions(context: ActionContext): BarActions {
     history: () => {
       // A past version is shown over the page as it is edited.
       if (preview?.on) setPreview(false);
-      void openHistory({
-        root: context.shell.root,
-        client: context.client,
-        store,
-        regions: () => context.page()?.regions ?? [],
-        label: labelOf(context),
-        dock: context.hold,
-      });
+      void openHistory(inPlaceContext(context));
     },
+  };
+}
+
+/**
+ * What the part that shows another version in place (History, an open
+ * review) works with.
+ *
+ * @param context what the actions work with
+ * @returns the root, client, store, regions, labels and dock
+ */
+export function inPlaceContext(context: ActionContext): HistoryContext {
+  return {
+    root: context.shell.root,
+    client: context.client,
+    store: context.store,
+    regions: () => context.page()?.regions ?? [],
+    label: labelOf(context),
+    dock: context.hold,
   };
 }
 
@@ -190,112 +200,6 @@ export async function publishAction(context: ActionContext): Promise<void> {
     }
   }
   if (outcome !== "held-back") context.returnFocus();
-}
-
-/**
- * The Reviews panel, then what was chosen in it: a review published,
- * closed, scheduled, or its preview link copied; the bar says which.
- *
- * @param context what the actions work with
- */
-export async function reviewsAction(context: ActionContext): Promise<void> {
-  const { store, client, shell } = context;
-  const fail = (error: unknown) => {
-    if (error instanceof EditorError && error.code === "conflict") {
-      const fields = (error.fields ?? []).map((field) =>
-        labelOf(context)(field.path, field.pointer)
-      ).join(", ");
-      void showDialog(
-        shell.root,
-        messageDialog(text("reviews"), [
-          h("p", {}, text("reviewConflict", { fields })),
-        ], [{ label: text("reviewsClose"), value: "ok", kind: "primary" }]),
-      );
-      return;
-    }
-    store.dispatch(
-      store.state.tr.setAlert(
-        error instanceof EditorError
-          ? { code: "failure", error: error.code }
-          : { code: "somethingWrong" },
-      ),
-    );
-  };
-  try {
-    const [{ reviews }, { editor }] = await Promise.all([
-      client.reviews(),
-      client.session(),
-    ]);
-    const me = { id: editor.id, role: editor.role ?? "publisher" } as const;
-    const choice = await showReviews(shell.root, reviews, me);
-    const done = (
-      what: "published" | "closed" | "scheduled" | "linkCopied",
-      at?: number,
-    ) =>
-      store.dispatch(
-        store.state.tr.setNotice({ code: "review", done: what, at }),
-      );
-    switch (choice.action) {
-      case "publish": {
-        const review = reviews.find(({ id }) => id === choice.id);
-        await client.publishReview(choice.id);
-        // Said as a publish, so that the page loaded again says it too.
-        store.dispatch(store.state.tr.setNotice({
-          code: "published",
-          published: {
-            message: review?.message ?? "",
-            at: Date.now(),
-            paths: review?.pages ?? [],
-          },
-        }));
-        location.reload();
-        break;
-      }
-      case "close":
-        await client.closeReview(choice.id);
-        done("closed");
-        break;
-      case "schedule":
-        await client.scheduleReview(choice.id, choice.at);
-        done("scheduled", choice.at.getTime());
-        break;
-      case "link":
-        await copyLink(context, choice.id, done);
-        break;
-    }
-  } catch (error) {
-    fail(error);
-  }
-  context.returnFocus();
-}
-
-/** A preview link of a review, copied, or shown when it cannot be. */
-async function copyLink(
-  context: ActionContext,
-  id: string,
-  done: (what: "linkCopied") => void,
-): Promise<void> {
-  const page = location.pathname;
-  const { url } = await context.client.reviewLink(id, 72, page);
-  const full = new URL(url, location.href).href;
-  try {
-    await navigator.clipboard.writeText(full);
-    done("linkCopied");
-  } catch {
-    const field = h("input", {
-      type: "text",
-      readonly: true,
-      value: full,
-      "aria-label": text("reviewLinkShown"),
-    });
-    await showDialog(
-      context.shell.root,
-      messageDialog(text("reviewCopyLink"), [
-        h("p", {}, text("reviewLinkShown")),
-        field,
-      ], [{ label: text("reviewsClose"), value: "ok", kind: "primary" }]),
-    );
-  }
 }
 
 /** Discard all, after asking. */

@@ -1,9 +1,12 @@
 /// <reference lib="dom" />
 /**
- * Who is logged in, and the door to the History panel. The panel itself
+ * Who is logged in, and the door to the part of the overlay that shows
+ * another version of the page in place: the History panel
  * (`views/history_panel.ts`: the list of a page's publishes, the preview of
- * a past version in place, restore) is a lazily loaded part of the overlay,
- * imported when the person first presses History.
+ * a past version in place, restore) and an open review
+ * (`views/review_view.ts`). It is a lazily loaded part
+ * (`views/in_place_part.ts`), imported when the person first presses
+ * History or opens a review.
  *
  * @module
  */
@@ -22,6 +25,8 @@ import {
   restorePage,
 } from "./state/versions.ts";
 import { restoreFields } from "./state/commands.ts";
+import { reviewFields, unseenChanges } from "./preview/plan.ts";
+import type { ReviewAnswer } from "../lib/wire/review.ts";
 import { h, showDialog } from "./ui.ts";
 import { bannerWords } from "./views/words.ts";
 
@@ -70,6 +75,8 @@ const KIT: HistoryKit = {
     restoreField,
     restoreFields,
     restorePage,
+    reviewFields,
+    unseenChanges,
   },
   /** The sentence for a failure, or `fallback` for one not the client's. */
   sentence: (error: unknown, fallback: string): string =>
@@ -77,7 +84,21 @@ const KIT: HistoryKit = {
   attributes: INPAGE_ATTRIBUTES,
 };
 
-let part: Promise<typeof import("./views/history_panel.ts")> | undefined;
+type Part = typeof import("./views/in_place_part.ts");
+let part: Promise<Part> | undefined;
+
+/** The part, loaded once; none (said in the bar) when it cannot be. */
+async function loadPart(context: HistoryContext): Promise<Part | undefined> {
+  try {
+    part ??= import("./views/in_place_part.ts");
+    return await part;
+  } catch {
+    part = undefined;
+    const { store } = context;
+    store.dispatch(store.state.tr.setAlert({ code: "historyLoadFailed" }));
+    return undefined;
+  }
+}
 
 /**
  * Opens the History panel, loading its part first if needed.
@@ -86,15 +107,29 @@ let part: Promise<typeof import("./views/history_panel.ts")> | undefined;
  * @returns when the panel (or the preview it opened) is shown
  */
 export async function openHistory(context: HistoryContext): Promise<void> {
-  let panel: typeof import("./views/history_panel.ts");
-  try {
-    part ??= import("./views/history_panel.ts");
-    panel = await part;
-  } catch {
-    part = undefined;
-    const { store } = context;
-    store.dispatch(store.state.tr.setAlert({ code: "historyLoadFailed" }));
-    return;
-  }
-  await panel.showHistory(context, KIT);
+  await (await loadPart(context))?.showHistory(context, KIT);
+}
+
+/** What the person chose in an open review. */
+export type ReviewViewChoice =
+  import("./views/in_place_part.ts").ReviewViewChoice;
+
+/**
+ * Shows a review in place on this page (its part loaded first if needed)
+ * until the person chooses.
+ *
+ * @param context the overlay's root, client, store and regions
+ * @param review the review, whole
+ * @param options who looks, the review's pages elsewhere, the link maker
+ * @returns the choice (`back` when the part could not be loaded)
+ */
+export async function openReviewInPlace(
+  context: HistoryContext,
+  review: ReviewAnswer,
+  options: import("./views/in_place_part.ts").ReviewViewOptions,
+): Promise<ReviewViewChoice> {
+  const loaded = await loadPart(context);
+  return loaded
+    ? await loaded.showReview(context, KIT, review, options)
+    : "back";
 }

@@ -250,7 +250,7 @@ async function takeWorkBack(
             shell.root,
             offer.fields,
             (at) => page.label(path, at),
-            true,
+            "draft",
           ),
       },
     }, path);

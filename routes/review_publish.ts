@@ -3,7 +3,9 @@
  * review, `{ id }`: its field changes applied to the site branch's pages
  * as they are now, through the per-field merge, in one commit with its
  * images; a field changed on both sides is 409 `{ error: "conflict",
- * fields: [{ path, pointer }] }` and publishes nothing. The review is then
+ * fields: [{ path, pointer }] }` and publishes nothing; the same body with
+ * `settle` (each page's version the person chose against, and a side for
+ * each clashing field) publishes it with those choices. The review is then
  * closed (its branch deleted; on GitHub its pull request closed with a
  * comment naming the commit). A rate budget of its own.
  *
@@ -17,7 +19,7 @@ import {
   checkDeclaredSize,
   receiveBody,
 } from "../lib/http/read_body.ts";
-import { reviewIdRequest } from "../lib/http/review_request.ts";
+import { reviewPublishRequest } from "../lib/http/review_request.ts";
 import { admit } from "../lib/access/admission.ts";
 import { requirePublisher } from "../lib/access/editors.ts";
 import { dispatch, handler } from "../lib/http/route.ts";
@@ -68,8 +70,11 @@ export function createReviewPublishRoute(
     await admission.spend();
     requirePublisher(editor);
     const bytes = await receiveBody(request, REVIEW_BODY_MAX, bodyIdleMs(env));
-    const { id } = await reviewIdRequest(request, bytes);
-    return jsonResponse(200, await publishReview(env, id, editor, rules));
+    const { id, settle } = await reviewPublishRequest(request, bytes);
+    return jsonResponse(
+      200,
+      await publishReview(env, id, editor, { ...rules, settle }),
+    );
   });
   return {
     onRequest: dispatch(ROUTES.reviewPublish, { POST: onRequestPost }),

@@ -14,8 +14,8 @@ import { isPagePath } from "../pages/page_path.ts";
 import { loadReviewWire } from "../wire/load.ts";
 import type {
   ReviewBody,
-  ReviewIdBody,
   ReviewLinkBody,
+  ReviewPublishBody,
   ReviewScheduleBody,
 } from "../wire/review.ts";
 import { REVIEW_ID } from "../wire/names.ts";
@@ -166,19 +166,24 @@ export async function reviewCreateRequest(
 }
 
 /**
- * The body of `POST /api/reviews/publish`: `{ id }`.
+ * The body of `POST /api/reviews/publish`: `{ id }`, and `settle` after a
+ * clash.
  *
  * @param request the incoming request
  * @param bytes the body
- * @returns the id
+ * @returns the id, and how its clashes are settled
  * @throws {HttpError} 400 for anything else
  */
-export async function reviewIdRequest(
+export async function reviewPublishRequest(
   request: Request,
   bytes: Uint8Array,
-): Promise<ReviewIdBody> {
-  const { reviewIdBody } = await loadReviewWire();
-  return shaped(jsonObject(request, bytes), reviewIdBody, "{ id }");
+): Promise<ReviewPublishBody> {
+  const { reviewPublishBody } = await loadReviewWire();
+  return shaped(
+    jsonObject(request, bytes),
+    reviewPublishBody,
+    "{ id, settle? }",
+  );
 }
 
 /**

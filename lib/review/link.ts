@@ -14,35 +14,12 @@ import {
   readPreviewToken,
   signPreviewToken,
 } from "../access/preview_token.ts";
-import { PAGES_FOLDER, PREVIEW_PARAMETER } from "../wire/names.ts";
+import { pageAddress, PAGES_FOLDER, PREVIEW_PARAMETER } from "../wire/names.ts";
 import type { ReviewLink } from "../wire/review.ts";
 import { ReviewError } from "./review_error.ts";
 import { openReview } from "./store.ts";
 
-/**
- * The address of a page file on the site, by the convention of the
- * examples: `src/content/pages/{lang}/{page}.json` is `/{lang}/{page}/`,
- * and a page named `home` is its folder's address.
- *
- * @example
- * ```ts
- * import { pageAddress } from "./link.ts";
- * import assert from "node:assert/strict";
- *
- * assert.equal(pageAddress("src/content/pages/en/about.json"), "/en/about/");
- * assert.equal(pageAddress("src/content/pages/fr/home.json"), "/fr/");
- * assert.equal(pageAddress("src/content/pages/en/blog/home.json"), "/en/blog/");
- * ```
- *
- * @param path a page path
- * @returns the site path
- */
-export function pageAddress(path: string): string {
-  const name = path.slice(PAGES_FOLDER.length + 1).replace(/\.json$/, "");
-  const segments = name.split("/");
-  if (segments.at(-1) === "home") segments.pop();
-  return `/${segments.map((segment) => `${segment}/`).join("")}`;
-}
+export { pageAddress };
 
 /**
  * Makes a preview link of an open review.

@@ -24,8 +24,12 @@ import {
   RepositoryError,
   type RepositoryFile,
 } from "../repository/repository.ts";
-import { type JsonObject, mergePages } from "../wire/merge.ts";
-import type { ReviewField, ReviewPublished } from "../wire/review.ts";
+import { type Choice, type JsonObject, mergePages } from "../wire/merge.ts";
+import type {
+  ReviewField,
+  ReviewPublished,
+  ReviewSettle,
+} from "../wire/review.ts";
 import { CONTENT_MAX, REVIEW_CLAIM_MS } from "../limits.ts";
 import { reviewRepository } from "./create.ts";
 import {
@@ -51,6 +55,11 @@ type Repo = ReturnType<typeof reviewRepository>;
 export interface PublishOptions extends PageRuleOptions {
   /** Whether its schedule publishes it (the pull request's comment says so). */
   readonly scheduled?: boolean | undefined;
+  /**
+   * How a person settled the clashes of an earlier attempt: used for each
+   * page still at the version they chose against.
+   */
+  readonly settle?: ReviewSettle | undefined;
 }
 
 /**
@@ -183,7 +192,7 @@ async function tidy(
 async function applyReview(
   repository: Repo,
   record: ReviewRecord,
-  rules: PageRuleOptions,
+  rules: PublishOptions,
 ): Promise<ReviewPublished> {
   for (let attempt = 1;; attempt++) {
     const files = await mergedFiles(repository, record, rules);
@@ -216,7 +225,7 @@ interface Sides {
 async function mergedFiles(
   repository: Repo,
   record: ReviewRecord,
-  rules: PageRuleOptions,
+  rules: PublishOptions,
 ): Promise<CommitFile[]> {
   const sides = await Promise.all(
     record.pages.map((page) => sidesOf(repository, record, page)),
@@ -224,7 +233,7 @@ async function mergedFiles(
   const clashes: ReviewField[] = [];
   const merged: { sides: Sides; page: JsonObject | Uint8Array }[] = [];
   for (const side of sides) {
-    const result = mergeOne(side);
+    const result = mergeOne(side, choicesFor(rules.settle, side));
     if (Array.isArray(result)) {
       clashes.push(
         ...result.map((pointer) => ({ path: side.page.path, pointer })),
@@ -295,14 +304,37 @@ function parsed(file: RepositoryFile): JsonObject | undefined {
  * page is still the base; else the merged object; or the clashing
  * pointers (`""`: the whole page, created or removed meanwhile).
  */
-function mergeOne(side: Sides): JsonObject | Uint8Array | string[] {
+function mergeOne(
+  side: Sides,
+  choices?: ReadonlyMap<string, Choice>,
+): JsonObject | Uint8Array | string[] {
   const { base, mine, theirs } = side;
   if ((theirs?.version ?? "") === side.page.base) return mine.content;
   if (base === null || theirs === null) return [""];
   const [before, after, now] = [parsed(base), parsed(mine), parsed(theirs)];
   if (!before || !after || !now) return [""];
-  const result = mergePages(before, after, now);
+  const result = mergePages(before, after, now, choices);
   return result.ok ? result.page : result.clashes;
+}
+
+/**
+ * The choices settled for a page (`mine`: the review's value; `theirs`:
+ * the site's), when the page is still at the version they were made
+ * against; none otherwise.
+ */
+function choicesFor(
+  settle: ReviewSettle | undefined,
+  side: Sides,
+): ReadonlyMap<string, Choice> | undefined {
+  const path = side.page.path;
+  if (!settle || !Object.hasOwn(settle.versions, path)) return undefined;
+  if (settle.versions[path] !== (side.theirs?.version ?? "")) return undefined;
+  return new Map(
+    settle.keep.filter((field) => field.path === path).map((field) => [
+      field.pointer,
+      field.side === "review" ? "mine" : "theirs",
+    ]),
+  );
 }
 
 /**

@@ -362,9 +362,15 @@ function samePlace(base: unknown, theirs: unknown, pointer: string): boolean {
  * );
  * ```
  *
+ * With `choices`, a clash that has one is settled: `theirs` keeps the
+ * value now, `mine` takes the change's (unless its place is gone or moved
+ * now: then it stays a clash).
+ *
  * @param base the page the change started from
  * @param mine the changed page
  * @param theirs the page as it is now
+ * @param choices a choice for clashing fields, by pointer (none: every
+ *   clash refuses the merge)
  * @returns the merged page (a fresh JSON value), or the clashing pointers in
  *   document order
  */
@@ -372,18 +378,21 @@ export function mergePages(
   base: JsonObject,
   mine: JsonObject,
   theirs: JsonObject,
+  choices: ReadonlyMap<string, Choice> = new Map(),
 ): MergeResult {
   const changes = changedFields(base, mine);
   const clashes: string[] = [];
   let page: JsonObject = theirs;
   for (const field of compareFields(base, changes, theirs)) {
     if (sameValue(field.theirs, field.mine)) continue;
-    if (
-      field.gone || !sameValue(field.base, field.theirs) ||
-      !samePlace(base, theirs, field.pointer)
-    ) {
-      clashes.push(field.pointer);
-      continue;
+    const placed = !field.gone && samePlace(base, theirs, field.pointer);
+    if (!placed || !sameValue(field.base, field.theirs)) {
+      const choice = choices.get(field.pointer);
+      if (choice === "theirs") continue;
+      if (choice !== "mine" || !placed) {
+        clashes.push(field.pointer);
+        continue;
+      }
     }
     page = setPointer(page, field.pointer, field.mine);
   }

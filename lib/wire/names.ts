@@ -116,3 +116,29 @@ export const EDIT_COOKIE = "editor_edit";
  * ```
  */
 export { INPAGE_ATTRIBUTES } from "./regions.ts";
+
+/**
+ * The address of a page file on the site, by the convention of the
+ * examples: `src/content/pages/{lang}/{page}.json` is `/{lang}/{page}/`,
+ * and a page named `home` is its folder's address. A preview link opens
+ * it by default; the overlay names a review's pages by it.
+ *
+ * @example
+ * ```ts
+ * import { pageAddress } from "./names.ts";
+ * import assert from "node:assert/strict";
+ *
+ * assert.equal(pageAddress("src/content/pages/en/about.json"), "/en/about/");
+ * assert.equal(pageAddress("src/content/pages/fr/home.json"), "/fr/");
+ * assert.equal(pageAddress("src/content/pages/en/blog/home.json"), "/en/blog/");
+ * ```
+ *
+ * @param path a page path
+ * @returns the site path
+ */
+export function pageAddress(path: string): string {
+  const name = path.slice(PAGES_FOLDER.length + 1).replace(/\.json$/, "");
+  const segments = name.split("/");
+  if (segments.at(-1) === "home") segments.pop();
+  return `/${segments.map((segment) => `${segment}/`).join("")}`;
+}

@@ -285,6 +285,59 @@ export interface ReviewIdBody {
 }
 
 /**
+ * The body of `POST /api/reviews/publish`: `{ id }`, and after a clash
+ * (409) the person's choice for each clashing field, with each page's
+ * version the choices were made against.
+ *
+ * @example
+ * ```ts
+ * import { reviewPublishBody } from "./review.ts";
+ *
+ * const id = "0123456789abcdef0123456789abcdef";
+ * console.assert(reviewPublishBody.safeParse({ id }).success);
+ * console.assert(reviewPublishBody.safeParse({
+ *   id,
+ *   settle: {
+ *     versions: { "src/content/pages/en/home.json": "v2" },
+ *     keep: [{ path: "src/content/pages/en/home.json", pointer: "/title", side: "review" }],
+ *   },
+ * }).success);
+ * ```
+ */
+export const reviewPublishBody: z.ZodMiniType<ReviewPublishBody> = z.object({
+  id: reviewId,
+  settle: z.optional(z.object({
+    versions: z.record(
+      z.string().check(z.maxLength(PAGE_PATH_MAX)),
+      z.string().check(z.maxLength(VERSION_MAX)),
+    ),
+    keep: z.array(z.object({
+      path: z.string().check(z.maxLength(PAGE_PATH_MAX)),
+      pointer: z.string(),
+      side: z.enum(["review", "site"]),
+    })),
+  })),
+});
+/** The body of `POST /api/reviews/publish`. */
+export interface ReviewPublishBody {
+  /** The review's id. */
+  id: string;
+  /** After a clash: how it is settled (none: any clash is a 409). */
+  settle?: ReviewSettle | undefined;
+}
+/** How the clashes of a review's publish are settled, field by field. */
+export interface ReviewSettle {
+  /**
+   * The version of each page the choices were made against: a page of the
+   * site branch at another version is merged without them (a clash there
+   * is a 409 again, with the fields as they are now).
+   */
+  versions: Record<string, string>;
+  /** Which side each clashing field keeps: the review's value, or the site's. */
+  keep: { path: string; pointer: string; side: "review" | "site" }[];
+}
+
+/**
  * The answer of `POST /api/reviews/publish`: the commit on the site
  * branch and each page's new version.
  *

@@ -489,8 +489,36 @@ export const en = {
   reviewPublished: "Review published.",
   reviewClosed: "Review closed without publishing.",
   reviewScheduled: "The review will be published at {when}.",
-  reviewConflict:
-    "Someone published these fields since the review was sent, so nothing was published: {fields}. Edit the page and send it again.",
+  reviewOpen: "Open",
+  reviewOpenNamed: "Open the review “{message}”",
+  reviewBack: "Back to the page",
+  reviewOpenNote:
+    "Changed parts are outlined. Nothing is published until a publisher publishes the review; editing is off until you go back to the page.",
+  reviewUnseen: "Also changes, not shown on this page: {fields}",
+  reviewOtherPages: "Also changes other pages: {pages}",
+  reviewElsewhereTitle: "This review is on another page",
+  reviewElsewhere:
+    "This review changes {pages}, not this page. Go there, then open the review again to see it in place.",
+  reviewGoThere: "Go to {page}",
+  reviewOpenFailed: "The review could not be read: {sentence}",
+  reviewConflictTitle: "Someone published these fields since the review",
+  reviewConflictText:
+    "Some fields of this review were published differently since it was sent. Nothing is published yet. Choose for each field, then the review is published with your choices in one go and closed.",
+  reviewKeptList: {
+    one:
+      "This change of the review is published as it is, as nobody else changed that field:",
+    other:
+      "These {count} changes of the review are published as they are, as nobody else changed those fields:",
+  },
+  reviewBothChanged:
+    "The review and a publish since both changed the fields below. Choose which version to keep for each.",
+  reviewChooseEach:
+    "Choose “Use the review’s” or “Keep the published one” for each field.",
+  reviewTheirs: "Published now",
+  reviewMine: "In the review",
+  reviewUseTheirs: "Keep the published one",
+  reviewUseMine: "Use the review’s",
+  reviewPublishChoices: "Publish the review",
   previewBanner: "Review “{message}” by {author}: not published",
   previewBannerNote:
     "You are seeing a preview of changes sent for review. Changed parts are outlined. Visitors still see the published page.",

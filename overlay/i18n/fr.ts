@@ -486,8 +486,36 @@ export const fr: Strings = {
   reviewPublished: "Relecture publiée.",
   reviewClosed: "Relecture fermée sans publication.",
   reviewScheduled: "La relecture sera publiée le {when}.",
-  reviewConflict:
-    "Quelqu'un a publié ces champs depuis l'envoi de la relecture, rien n'a donc été publié : {fields}. Modifiez la page et renvoyez-la.",
+  reviewOpen: "Ouvrir",
+  reviewOpenNamed: "Ouvrir la relecture « {message} »",
+  reviewBack: "Revenir à la page",
+  reviewOpenNote:
+    "Les parties changées sont encadrées. Rien n’est publié tant qu’un éditeur ne publie pas la relecture ; la modification est coupée jusqu’au retour à la page.",
+  reviewUnseen: "Change aussi, hors de cette page : {fields}",
+  reviewOtherPages: "Change aussi d’autres pages : {pages}",
+  reviewElsewhereTitle: "Cette relecture est sur une autre page",
+  reviewElsewhere:
+    "Cette relecture change {pages}, pas cette page. Allez-y, puis ouvrez de nouveau la relecture pour la voir en place.",
+  reviewGoThere: "Aller à {page}",
+  reviewOpenFailed: "La relecture n’a pas pu être lue : {sentence}",
+  reviewConflictTitle: "Des champs ont été publiés depuis la relecture",
+  reviewConflictText:
+    "Certains champs de cette relecture ont été publiés autrement depuis son envoi. Rien n’est encore publié. Choisissez pour chaque champ ; la relecture est ensuite publiée avec vos choix en une fois, puis fermée.",
+  reviewKeptList: {
+    one:
+      "Cette modification de la relecture est publiée telle quelle, car personne d’autre n’a changé ce champ :",
+    other:
+      "Ces {count} modifications de la relecture sont publiées telles quelles, car personne d’autre n’a changé ces champs :",
+  },
+  reviewBothChanged:
+    "La relecture et une publication depuis ont toutes deux changé les champs ci-dessous. Choisissez la version à garder pour chacun.",
+  reviewChooseEach:
+    "Choisissez « Prendre celle de la relecture » ou « Garder la publiée » pour chaque champ.",
+  reviewTheirs: "Publiée maintenant",
+  reviewMine: "Dans la relecture",
+  reviewUseTheirs: "Garder la publiée",
+  reviewUseMine: "Prendre celle de la relecture",
+  reviewPublishChoices: "Publier la relecture",
   previewBanner: "Relecture « {message} » par {author} : non publiée",
   previewBannerNote:
     "Vous voyez un aperçu de modifications envoyées pour relecture. Les parties modifiées sont encadrées. Les visiteurs voient toujours la page publiée.",

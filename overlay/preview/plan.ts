@@ -2,7 +2,9 @@
  * What a review's preview does to the live page, as data: for each region
  * the page shows (its page file, kind and pointer), the review's value to
  * put in and whether the review changed it. No DOM here: `mode.ts` reads
- * the regions and applies the plan.
+ * the regions and applies the plan. The overlay's open review (a review
+ * shown in place to an editor) asks {@linkcode reviewFields} the same
+ * question in the shape of History's preview.
  *
  * @example
  * ```ts
@@ -20,6 +22,8 @@
 
 import { getPointer } from "../../lib/wire/pointer.ts";
 import { isWithin } from "../state/pointer.ts";
+import { type PreviewField, previewFields } from "../state/versions.ts";
+import type { PageObject } from "../state/values.ts";
 
 /** A review's page as the preview needs it. */
 export interface PreviewPage {
@@ -122,4 +126,50 @@ export function unseenChanges(
       )
     ).map((pointer) => ({ path: page.path, pointer }))
   );
+}
+
+/**
+ * A review's fields in the shape of History's preview (see
+ * `../state/versions.ts`): for each region of one of its pages, the
+ * review's value where the review changes the region (`then`), the value
+ * now, and whether it differs, so outlined. A region the review does not
+ * change keeps its value now (`then` is `undefined`): what the site
+ * published since the review was sent stays in view.
+ *
+ * @example
+ * ```ts
+ * import { reviewFields } from "./plan.ts";
+ *
+ * const page = { path: "a.json", content: '{"title":"New","intro":"Hi"}', changed: ["/title"] };
+ * const [title, intro] = reviewFields(
+ *   [{ path: "a.json", kind: "text", pointer: "/title" }, { path: "a.json", kind: "text", pointer: "/intro" }],
+ *   page,
+ *   (pointer) => (pointer === "/title" ? "Old" : "Hello"),
+ * );
+ * console.assert(title?.then === "New" && title.differs);
+ * console.assert(intro?.then === undefined && intro?.differs === false);
+ * ```
+ *
+ * @param regions the regions of that page, in order
+ * @param page the review's page
+ * @param now a field's value now
+ * @returns one entry per region, in order
+ */
+export function reviewFields(
+  regions: readonly PreviewRegion[],
+  page: PreviewPage,
+  now: (pointer: string) => unknown,
+): PreviewField[] {
+  let doc: PageObject = {};
+  try {
+    doc = JSON.parse(page.content);
+  } catch {
+    // A page that is not JSON shows as it is now.
+  }
+  return previewFields(regions.map((region) => region.pointer), doc, now)
+    .map((field, index) =>
+      page.changed.some((at) => touches(regions[index]!, at))
+        ? field
+        : { ...field, then: undefined, differs: false }
+    );
 }

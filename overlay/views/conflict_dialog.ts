@@ -6,17 +6,61 @@
  * field, "Use mine" or "Use theirs". The dialog offers Reload (their
  * version, dropping mine) and Keep mine (publish with the choices made);
  * Keep mine before every choice is made says so, until the last one is.
+ * A review's publish that clashes asks the same, in its own words: the
+ * review's value against the one published now, then Publish the review.
  *
  * @module
  */
 
 import type { ConflictAnswer } from "../flows/publish.ts";
 import type { Choice, MergeField } from "../state/merge.ts";
-import { plural, text } from "../i18n/mod.ts";
+import { plural, type PluralKey, text, type TextKey } from "../i18n/mod.ts";
 import { markupText } from "../rich_markup.ts";
-import { h, messageDialog, showDialog } from "../ui.ts";
+import { type DialogButton, h, messageDialog, showDialog } from "../ui.ts";
 
 export type { ConflictAnswer };
+
+/** Which conflict is asked about: a publish's, a draft's or a review's. */
+export type ConflictKind = "publish" | "draft" | "review";
+
+/** The words of each kind of conflict (mine: the change; theirs: now). */
+interface ConflictWords {
+  title: TextKey;
+  text: TextKey;
+  kept: PluralKey;
+  both: TextKey;
+  choose: TextKey;
+  theirs: TextKey;
+  mine: TextKey;
+  useTheirs: TextKey;
+  useMine: TextKey;
+}
+
+const SAVE_WORDS = {
+  kept: "keepMineList",
+  both: "bothChanged",
+  choose: "chooseEach",
+  theirs: "theirs",
+  mine: "mine",
+  useTheirs: "useTheirs",
+  useMine: "useMine",
+} as const;
+
+const WORDS: Record<ConflictKind, ConflictWords> = {
+  publish: { title: "conflictTitle", text: "conflictText", ...SAVE_WORDS },
+  draft: { title: "restoreTitle", text: "draftOlderText", ...SAVE_WORDS },
+  review: {
+    title: "reviewConflictTitle",
+    text: "reviewConflictText",
+    kept: "reviewKeptList",
+    both: "reviewBothChanged",
+    choose: "reviewChooseEach",
+    theirs: "reviewTheirs",
+    mine: "reviewMine",
+    useTheirs: "reviewUseTheirs",
+    useMine: "reviewUseMine",
+  },
+};
 
 /** A value in words: rich text as its text, an image as its file name. */
 function shown(value: unknown): string {
@@ -53,6 +97,7 @@ function clashRow(
   field: MergeField,
   name: string,
   choose: (side: Choice) => void,
+  words: ConflictWords,
 ): HTMLElement {
   const buttons = (["theirs", "mine"] as const).map((side) => {
     const button: HTMLButtonElement = h("button", {
@@ -65,7 +110,7 @@ function clashRow(
         }
         choose(side);
       },
-    }, side === "mine" ? text("useMine") : text("useTheirs"));
+    }, side === "mine" ? text(words.useMine) : text(words.useTheirs));
     return button;
   });
   const side = (who: string, value: unknown, button: HTMLElement) =>
@@ -83,8 +128,8 @@ function clashRow(
     h(
       "div",
       { class: "sides" },
-      side(text("theirs"), field.theirs, buttons[0]!),
-      side(text("mine"), field.mine, buttons[1]!),
+      side(text(words.theirs), field.theirs, buttons[0]!),
+      side(text(words.mine), field.mine, buttons[1]!),
     ),
   );
 }
@@ -93,11 +138,12 @@ function clashRow(
 function keptList(
   fields: readonly MergeField[],
   label: (pointer: string) => string,
+  words: ConflictWords,
 ): HTMLElement[] {
   const kept = fields.filter((field) => !field.clash);
   if (kept.length === 0) return [];
   return [
-    h("p", {}, plural("keepMineList", kept.length)),
+    h("p", {}, plural(words.kept, kept.length)),
     h(
       "ul",
       {},
@@ -113,22 +159,45 @@ function keptList(
   ];
 }
 
+/** The dialog's buttons for each kind of conflict. */
+function buttonsOf(kind: ConflictKind): DialogButton[] {
+  if (kind === "draft") {
+    return [
+      { label: text("discardThem"), value: "discard", kind: "danger" },
+      { label: text("keepMine"), value: "keep", kind: "primary" },
+    ];
+  }
+  return [
+    { label: text("cancel"), value: "cancel" },
+    ...(kind === "publish"
+      ? [{ label: text("reload"), value: "reload", kind: "danger" as const }]
+      : []),
+    {
+      label: text(kind === "review" ? "reviewPublishChoices" : "keepMine"),
+      value: "keep",
+      kind: "primary",
+    },
+  ];
+}
+
 /**
  * Shows the fields of a conflict and asks what to do.
  *
  * @param root the overlay's shadow root
  * @param fields the compared fields
  * @param label a field's name for a person
- * @param draft whether these are a draft's fields (buttons "Discard them"
- *   and "Keep mine") rather than a publish's ("Cancel", "Reload", "Keep mine")
+ * @param kind `publish` (buttons "Cancel", "Reload", "Keep mine"), `draft`
+ *   (a draft's fields: "Discard them", "Keep mine") or `review` (a review's
+ *   publish: "Cancel", "Publish the review")
  * @returns the answer, with a choice for every clashing field on "keep"
  */
 export async function askConflict(
   root: ShadowRoot,
   fields: readonly MergeField[],
   label: (pointer: string) => string,
-  draft = false,
+  kind: ConflictKind = "publish",
 ): Promise<ConflictAnswer> {
+  const words = WORDS[kind];
   const choices = new Map<string, Choice>();
   const clashes = fields.filter((field) => field.clash);
   const undecided = () =>
@@ -138,27 +207,18 @@ export async function askConflict(
       choices.set(field.pointer, side);
       const error = dialog.querySelector(".error");
       if (error && !undecided()) error.textContent = "";
-    })
+    }, words)
   );
   const dialog = messageDialog(
-    draft ? text("restoreTitle") : text("conflictTitle"),
+    text(words.title),
     [
-      h("p", {}, draft ? text("draftOlderText") : text("conflictText")),
-      ...keptList(fields, label),
-      clashes.length > 0 && h("p", {}, text("bothChanged")),
+      h("p", {}, text(words.text)),
+      ...keptList(fields, label, words),
+      clashes.length > 0 && h("p", {}, text(words.both)),
       ...rows,
     ],
-    draft
-      ? [
-        { label: text("discardThem"), value: "discard", kind: "danger" },
-        { label: text("keepMine"), value: "keep", kind: "primary" },
-      ]
-      : [
-        { label: text("cancel"), value: "cancel" },
-        { label: text("reload"), value: "reload", kind: "danger" },
-        { label: text("keepMine"), value: "keep", kind: "primary" },
-      ],
-    (value) => value === "keep" && undecided() ? text("chooseEach") : undefined,
+    buttonsOf(kind),
+    (value) => value === "keep" && undecided() ? text(words.choose) : undefined,
   );
   dialog.classList.add("wide");
   const answer = await showDialog(root, dialog);

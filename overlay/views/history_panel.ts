@@ -12,12 +12,13 @@
  * @module
  */
 
-// Types only: what runs comes in the kit (see `../history.ts`), so that
-// this part shares no chunk with the overlay's entry.
-import type { Region } from "../regions.ts";
+// Types only, and the in-place view of this same part: what runs comes in
+// the kit (see `../history.ts`), so that this part shares no chunk with
+// the overlay's entry.
 import type { HistoryEntry, PreviewField } from "../state/versions.ts";
 import type { PageObject } from "../state/values.ts";
 import type { HistoryContext, HistoryKit } from "./history_types.ts";
+import { showingInPlace, showInPlace } from "./in_place.ts";
 
 const PANEL_CSS = `
 dialog.history { width: min(560px, calc(100vw - 24px)); }
@@ -31,32 +32,9 @@ dialog.history .entry .what { grid-column: 1 / -1; overflow-wrap: anywhere; }
 dialog.history .entry .what.none { color: #4b5563; font-style: italic; }
 dialog.history .entry .tag { grid-column: 1 / -1; justify-self: start; font-size: 12px; font-weight: 700; color: #065f46; background: #d1fae5; border-radius: 4px; padding: 0 6px; }
 dialog.history .note:empty { display: none; }
-.ui.previewing > .bar, .ui.previewing > .problems, .ui.previewing > .alert, .ui.previewing > .toolbar { display: none !important; }
-.preview { position: fixed; z-index: 2147483646; left: 0; right: 0; bottom: 16px; margin-inline: auto; width: min(760px, calc(100vw - 24px)); max-height: min(60vh, 520px); overflow: auto; padding: 12px 14px; background: #1e1b4b; color: #f9fafb; border-radius: 10px; box-shadow: 0 10px 30px rgba(0,0,0,.3); display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; }
-.preview .sentence { margin: 0; flex: 1 1 18em; font-weight: 600; overflow-wrap: anywhere; }
-.preview .sentence:focus { outline: none; }
-.preview .note { margin: 0; flex-basis: 100%; color: #c7d2fe; font-size: 13px; }
-.preview .note:empty { display: none; }
-.preview .actions { display: flex; gap: 8px; flex-wrap: wrap; }
-.preview .fields { flex-basis: 100%; margin: 0; padding: 0; list-style: none; display: flex; flex-direction: column; gap: 4px; max-height: 30vh; overflow: auto; }
-.preview .fields li { display: flex; align-items: center; justify-content: space-between; gap: 10px; padding: 4px 0; border-top: 1px solid #312e81; }
-.preview .fields .name { overflow-wrap: anywhere; }
-.preview button { background: #fff; color: #111827; border-color: #fff; }
-.preview button:hover { background: #e0e7ff; }
-.preview button.primary { background: #fbbf24; border-color: #fbbf24; color: #111827; }
-.preview button.primary:hover { background: #f59e0b; }
-.preview button:disabled { opacity: 1; background: #e0e7ff; border-color: #a5b4fc; color: #312e81; }
-@media (max-width: 640px) { .preview { bottom: 0; width: 100vw; border-radius: 10px 10px 0 0; } }
 `;
 
-/** Rules for the page while a version is previewed: the fields it changes. */
-const PREVIEW_PAGE_CSS = (a: HistoryKit["attributes"]) => `
-html[${a.previewing}] [${a.differs}] { outline: 2px solid #6366f1; outline-offset: 3px; background-color: rgba(99, 102, 241, .08); }
-html[${a.previewing}] [${a.html}] .tiptap { outline: none; white-space: pre-wrap; }
-`;
-
-let sheets: { panel: CSSStyleSheet; page: CSSStyleSheet } | undefined;
-let previewing = false;
+let sheet: CSSStyleSheet | undefined;
 
 /** The panel's list of publishes, and what it loads. */
 interface Panel {
@@ -82,20 +60,19 @@ export async function showHistory(
   kit: HistoryKit,
 ): Promise<void> {
   const { root, store } = context;
-  if (previewing || store.state.pages.length === 0) return;
-  if (!sheets) {
-    sheets = { panel: new CSSStyleSheet(), page: new CSSStyleSheet() };
-    sheets.panel.replaceSync(PANEL_CSS);
-    sheets.page.replaceSync(PREVIEW_PAGE_CSS(kit.attributes));
+  if (showingInPlace() || store.state.pages.length === 0) return;
+  if (!sheet) {
+    sheet = new CSSStyleSheet();
+    sheet.replaceSync(PANEL_CSS);
   }
-  if (!root.adoptedStyleSheets.includes(sheets.panel)) {
-    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheets.panel];
+  if (!root.adoptedStyleSheets.includes(sheet)) {
+    root.adoptedStyleSheets = [...root.adoptedStyleSheets, sheet];
   }
   const panel = buildPanel(context, kit);
   const closed = kit.showDialog(root, panel.dialog);
   await load(context, kit, panel);
   if (await closed !== "preview" || !panel.chosen) return;
-  preview(context, kit, panel.path, panel.chosen, sheets.page);
+  preview(context, kit, panel.path, panel.chosen);
 }
 
 /** Builds the panel's dialog. */
@@ -235,62 +212,6 @@ async function choose(
   }
 }
 
-/**
- * Makes the page read-only: nothing typed, no image replaced, no undo
- * meanwhile; Escape leaves.
- *
- * @returns a function that makes it editable again
- */
-function readOnly(
-  root: ShadowRoot,
-  regions: readonly Region[],
-  leave: () => void,
-): () => void {
-  const editable = new Map<Region, string>();
-  for (const region of regions) {
-    if (region.kind === "text") {
-      editable.set(region, region.element.contentEditable);
-      region.element.contentEditable = "false";
-      region.element.setAttribute("aria-readonly", "true");
-    } else if (region.setEditable) region.setEditable(false);
-    else region.element.setAttribute("aria-disabled", "true");
-  }
-  const isImage = (target: EventTarget | null) =>
-    target instanceof Element &&
-    regions.some((region) =>
-      region.kind === "image" && region.element.contains(target)
-    );
-  const block = (event: Event) => {
-    if (event instanceof KeyboardEvent) {
-      if (event.key === "Escape" && !root.querySelector("dialog[open]")) {
-        event.preventDefault();
-        return leave();
-      }
-      const key = event.key.toLowerCase();
-      const undo = (event.ctrlKey || event.metaKey) &&
-        (key === "z" || key === "y");
-      const press = key === "enter" || key === " ";
-      if (!undo && !(press && isImage(event.target))) return;
-    } else if (!isImage(event.target)) return;
-    event.preventDefault();
-    event.stopImmediatePropagation();
-  };
-  addEventListener("click", block, true);
-  addEventListener("keydown", block, true);
-  return () => {
-    removeEventListener("click", block, true);
-    removeEventListener("keydown", block, true);
-    for (const region of regions) {
-      if (region.kind === "text") {
-        region.element.contentEditable = editable.get(region) ??
-          "plaintext-only";
-        region.element.removeAttribute("aria-readonly");
-      } else if (region.setEditable) region.setEditable(true);
-      else region.element.removeAttribute("aria-disabled");
-    }
-  };
-}
-
 /** The preview's banner and its list of fields, kept up to date. */
 interface Banner {
   element: HTMLElement;
@@ -376,33 +297,6 @@ function banner(
   };
 }
 
-/**
- * The page shows a past version: the editing outlines and the bar go, the
- * fields that differ are outlined.
- *
- * @returns a function that puts the page back in editing
- */
-function previewMode(
-  ui: Element,
-  pageSheet: CSSStyleSheet,
-  a: HistoryKit["attributes"],
-): () => void {
-  const html = document.documentElement;
-  const wasEditing = html.hasAttribute(a.editing);
-  html.removeAttribute(a.editing);
-  html.setAttribute(a.previewing, "");
-  document.adoptedStyleSheets = [...document.adoptedStyleSheets, pageSheet];
-  ui.classList.add("previewing");
-  return () => {
-    ui.classList.remove("previewing");
-    document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) =>
-      s !== pageSheet
-    );
-    html.removeAttribute(a.previewing);
-    if (wasEditing) html.setAttribute(a.editing, "");
-  };
-}
-
 /** A past version being previewed. */
 interface Previewed {
   path: string;
@@ -469,15 +363,9 @@ function preview(
   kit: HistoryKit,
   path: string,
   chosen: { entry: HistoryEntry; page: PageObject },
-  pageSheet: CSSStyleSheet,
 ): void {
   const { root, store } = context;
-  const a = kit.attributes;
-  const ui = root.querySelector(".ui");
-  if (!ui) return;
-  previewing = true;
   const regions = context.regions().filter((region) => region.path === path);
-  const back = previewMode(ui, pageSheet, a);
   const shown: Previewed = {
     path,
     chosen,
@@ -488,48 +376,29 @@ function preview(
     store.state.valueOf(path, ""),
     chosen.page,
   );
-  const display = () => {
-    kit.logic.previewFields(
-      regions.map((region) => region.pointer),
-      chosen.page,
-      (pointer) => store.state.valueOf(path, pointer),
-    ).forEach((field, index) => {
-      const region = regions[index]!;
-      region.show(field.then === undefined ? field.now : field.then);
-      region.element.toggleAttribute(a.differs, field.differs);
-    });
-    bar.render(shown.restored);
-  };
+  const leave = () => end?.();
   const bar = banner(
     context,
     kit,
     { path, entry: chosen.entry, fields },
-    restoring(context, kit, shown, () => leave(), () => {
+    restoring(context, kit, shown, leave, () => {
       const name = context.label(path, [...shown.restored].at(-1) ?? "");
       [...bar.element.querySelectorAll<HTMLButtonElement>("button:disabled")]
         .find((button) => button.getAttribute("aria-label")?.endsWith(name))
         ?.focus();
     }),
   );
-  const editable = readOnly(root, regions, () => leave());
-  const unsubscribe = store.subscribe(() => display());
-  ui.append(bar.element);
-  const undock = context.dock(bar.element);
-
-  function leave(): void {
-    previewing = false;
-    unsubscribe();
-    editable();
-    undock();
-    bar.element.remove();
-    for (const region of regions) {
-      region.element.removeAttribute(a.differs);
-      region.show(store.state.valueOf(path, region.pointer));
-    }
-    back();
-    root.querySelector<HTMLElement>(".bar .more")?.focus();
-  }
-
-  display();
-  bar.sentence.focus();
+  const end = showInPlace(context, kit, {
+    regions,
+    fields: () =>
+      kit.logic.previewFields(
+        regions.map((region) => region.pointer),
+        chosen.page,
+        (pointer) => store.state.valueOf(path, pointer),
+      ),
+    banner: bar.element,
+    focus: bar.sentence,
+    shown: () => bar.render(shown.restored),
+    left: () => root.querySelector<HTMLElement>(".bar .more")?.focus(),
+  });
 }

@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 /**
- * What the History panel (a lazily loaded part) is handed by the overlay's
- * entry: the context it works in and the kit of the entry's code it uses,
+ * What the History panel and the open review (a lazily loaded part) are
+ * handed by the overlay's entry: the context it works in and the kit of the entry's code it uses,
  * so that the part imports nothing of the entry at run time (every
  * editor's overlay stays one file) and neither imports the other.
  *
@@ -24,6 +24,7 @@ import type { h, showDialog } from "../ui.ts";
 import type { plural, text } from "../i18n/mod.ts";
 import type { dateTime } from "../messages.ts";
 import type { bannerWords } from "./words.ts";
+import type { reviewFields, unseenChanges } from "../preview/plan.ts";
 
 /** What the History panel works with. */
 export interface HistoryContext {
@@ -55,7 +56,7 @@ export interface HistoryKit {
   dateTime: typeof dateTime;
   /** The banner's sentence. */
   bannerWords: typeof bannerWords;
-  /** The history's logic, and the restore command. */
+  /** The history's and the review's logic, and the restore command. */
   logic: {
     addEntries: typeof addEntries;
     differingFields: typeof differingFields;
@@ -63,6 +64,8 @@ export interface HistoryKit {
     restoreField: typeof restoreField;
     restoreFields: typeof restoreFields;
     restorePage: typeof restorePage;
+    reviewFields: typeof reviewFields;
+    unseenChanges: typeof unseenChanges;
   };
   /** The sentence for a failure, or `fallback` for one not the client's. */
   sentence(error: unknown, fallback: string): string;

@@ -1,21 +1,24 @@
 /// <reference lib="dom" />
 /**
- * The Reviews panel: the open reviews (message, author, when, pages, the
- * time a schedule publishes one), each with the controls of the person's
- * role: a publisher gets Publish, Close, Schedule (a date and time) and
- * Copy preview link; an author gets Close on their own reviews and Copy
- * preview link. It answers what was chosen; `actions.ts` does it.
+ * The Reviews panel: the open reviews (message, author, when, its pages by
+ * their addresses on the site, each file's path in its title, the time a
+ * schedule publishes one), each with Open (the review shown in place on
+ * its page) and the controls of the person's role: a publisher gets
+ * Publish, Close, Schedule (a date and time) and Copy preview link; an
+ * author gets Close on their own reviews and Copy preview link. It
+ * answers what was chosen; `review_actions.ts` does it.
  *
  * @module
  */
 
+import { pageAddress } from "../../lib/wire/names.ts";
 import type { ReviewSummary } from "../../lib/wire/review.ts";
 import { language, text } from "../i18n/mod.ts";
 import { h, messageDialog, showDialog } from "../ui.ts";
 
 /** What the person chose in the panel. */
 export type ReviewChoice =
-  | { action: "publish" | "close" | "link"; id: string }
+  | { action: "open" | "publish" | "close" | "link"; id: string }
   | { action: "schedule"; id: string; at: Date }
   | { action: "none" };
 
@@ -36,7 +39,9 @@ function entry(
       "aria-label": aria,
       onclick: () => close(`${action}:${review.id}`),
     }, label);
-  const controls: HTMLElement[] = [];
+  const controls: HTMLElement[] = [
+    act("open", text("reviewOpen"), text("reviewOpenNamed", named)),
+  ];
   if (publisher) {
     controls.push(
       act("publish", text("reviewPublish"), text("reviewPublishNamed", named)),
@@ -77,7 +82,7 @@ function entry(
         when: when(review.created),
       }),
     ),
-    h("p", {}, text("reviewPagesList", { pages: review.pages.join(", ") })),
+    pagesLine(review.pages),
     ...(review.scheduled
       ? [
         h(
@@ -98,6 +103,16 @@ function entry(
       : []),
     h("div", { class: "actions" }, ...controls),
   );
+}
+
+/** The pages of a review by their addresses, each file's path in its title. */
+function pagesLine(paths: readonly string[]): HTMLElement {
+  const [before, after = ""] = text("reviewPagesList").split("{pages}");
+  const names = paths.flatMap((path, index) => [
+    ...(index > 0 ? [", "] : []),
+    h("span", { class: "address", title: path }, pageAddress(path)),
+  ]);
+  return h("p", { class: "pages" }, before ?? "", ...names, after);
 }
 
 /**
@@ -136,7 +151,10 @@ export async function showReviews(
       ? { action: "none" }
       : { action: "schedule", id, at };
   }
-  if (action === "publish" || action === "close" || action === "link") {
+  if (
+    action === "open" || action === "publish" || action === "close" ||
+    action === "link"
+  ) {
     return { action, id };
   }
   return { action: "none" };

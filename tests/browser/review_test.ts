@@ -5,7 +5,8 @@
  * page", and sends one review holding both pages; the preview link, opened
  * in a fresh context (no cookies), shows them outlined under the banner,
  * with no editing; alice, a publisher, opens Reviews and publishes both in
- * one commit; a visitor sees the published page. The bar, the Reviews
+ * one commit from the review opened in place (its banner's Publish); a
+ * visitor sees the published page. The bar, the Reviews
  * panel and the preview page are photographed at 1280×800 and 390×844
  * (tests/browser/artifacts/).
  */
@@ -153,7 +154,7 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
   );
 
   await t.step(
-    "3. alice, a publisher, opens Reviews and publishes it",
+    "3. alice, a publisher, opens the review in place and publishes it",
     async () => {
       const alice = await logInAs(browser, site, ALICE);
       await openMore(alice);
@@ -162,20 +163,30 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
       const panel = alice.getByRole("dialog", { name: "Open reviews" });
       await panel.getByText("Spring update").waitFor();
       await shootBothSizes(alice, "review-panel");
-      // The list opens on its first action, not inside its date field.
-      const publish = panel.getByRole("button", {
-        name: "Publish the review “Spring update”",
+      // The list opens on its first action, Open, not inside its date field.
+      const open = panel.getByRole("button", {
+        name: "Open the review “Spring update”",
         exact: true,
       });
       assert.ok(
-        await publish.evaluate((button) =>
+        await open.evaluate((button) =>
           (button.getRootNode() as unknown as {
             activeElement: unknown;
           }).activeElement === button
         ),
-        "the focus is on the first review's Publish",
+        "the focus is on the first review's Open",
       );
-      await publish.click();
+      await alice.keyboard.press("Enter");
+      // The review in place: its values, under its banner, then Publish.
+      const banner = alice.getByRole("region", {
+        name: "Review “Spring update” by Bob Stone: not published",
+      });
+      await banner.waitFor();
+      assert.equal(await region(alice, "Edit title").innerText(), title);
+      await banner.getByRole("button", {
+        name: "Publish the review “Spring update”",
+        exact: true,
+      }).press("Enter");
       // The page is loaded again, saying the review was published.
       await alice.waitForEvent("load");
       await waitStatus(alice, "Published");

@@ -138,3 +138,44 @@ Deno.test("a merge that succeeds keeps every change of each side where the other
     }),
   );
 });
+
+Deno.test("a clash with a choice is settled: theirs keeps the value now, mine takes the change's; one without stays a clash", () => {
+  const mine = { ...base, title: "Mine", intro: "Hi" };
+  const theirs = { ...base, title: "Theirs", intro: "Hey" };
+  assert.deepEqual(mergePages(base, mine, theirs), {
+    ok: false,
+    clashes: ["/title", "/intro"],
+  });
+  const settled = mergePages(
+    base,
+    mine,
+    theirs,
+    new Map([["/title", "mine"], ["/intro", "theirs"]]),
+  );
+  assert.deepEqual(settled, {
+    ok: true,
+    page: { ...base, title: "Mine", intro: "Hey" },
+  });
+  assert.deepEqual(
+    mergePages(base, mine, theirs, new Map([["/title", "mine"]])),
+    { ok: false, clashes: ["/intro"] },
+  );
+});
+
+Deno.test("choosing mine for a field whose item moved on the other side leaves it a clash", () => {
+  const mine = structuredClone(base);
+  mine.sections[0]!.heading = "One (mine)";
+  const theirs = { ...base, sections: [base.sections[1]!, base.sections[0]!] };
+  const choices = new Map([["/sections/0/heading", "mine" as const]]);
+  assert.deepEqual(mergePages(base, mine, theirs, choices), {
+    ok: false,
+    clashes: ["/sections/0/heading"],
+  });
+  const kept = mergePages(
+    base,
+    mine,
+    theirs,
+    new Map([["/sections/0/heading", "theirs" as const]]),
+  );
+  assert.deepEqual(kept, { ok: true, page: theirs });
+});
