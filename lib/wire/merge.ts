@@ -384,8 +384,9 @@ export function mergePages(
   const clashes: string[] = [];
   let page: JsonObject = theirs;
   for (const field of compareFields(base, changes, theirs)) {
-    if (sameValue(field.theirs, field.mine)) continue;
+    // A value equal to mine in an item that moved there is another item's.
     const placed = !field.gone && samePlace(base, theirs, field.pointer);
+    if (placed && sameValue(field.theirs, field.mine)) continue;
     if (!placed || !sameValue(field.base, field.theirs)) {
       const choice = choices.get(field.pointer);
       if (choice === "theirs") continue;

@@ -179,3 +179,15 @@ Deno.test("choosing mine for a field whose item moved on the other side leaves i
   );
   assert.deepEqual(kept, { ok: true, page: theirs });
 });
+
+Deno.test("a change to an item that theirs replaced clashes, even where the item now in its place holds the same value", () => {
+  // Found by the property above (seed -696200538): b's text made "x" here,
+  // b replaced by a (text "x") there; the merge kept theirs and lost b's.
+  const start = { list: [{ id: "b", text: "y" }] };
+  const mine = { list: [{ id: "b", text: "x" }] };
+  const theirs = { list: [{ id: "a", text: "x" }] };
+  assert.deepEqual(mergePages(start, mine, theirs), {
+    ok: false,
+    clashes: ["/list/0/text"],
+  });
+});
