@@ -293,6 +293,8 @@ function minimiser(bar: () => HTMLElement) {
  */
 export function createBar(store: Store, actions: BarActions): BarView {
   let author = false;
+  // Publish waits for the role: an author never sees it, even a moment.
+  let known = false;
   const also = alsoChanged(() => author);
   const status = statusBox(also);
   const edit = editGroup(actions);
@@ -325,7 +327,7 @@ export function createBar(store: Store, actions: BarActions): BarView {
   const render = (state: EditState) => {
     const ready = state.pages.length > 0;
     for (const control of sessionControls) control.hidden = !ready;
-    publishButton.hidden = !ready || author;
+    publishButton.hidden = !ready || !known || author;
     more.menu.hidden = !ready;
     status.render(state);
     edit.render(state);
@@ -343,6 +345,7 @@ export function createBar(store: Store, actions: BarActions): BarView {
       bar.toggleAttribute("data-preview", preview);
     },
     setRole(role) {
+      known = true;
       author = role === "author";
       // On a phone a publisher finds Send for review under More.
       bar.toggleAttribute("data-author", author);

@@ -266,11 +266,19 @@ export async function logInAs(
   browser: Browser,
   site: EditingSite,
   key: string,
-  options: { path?: string; asked?: string[] } = {},
+  options: { path?: string; asked?: string[]; slowSession?: number } = {},
 ): Promise<Page> {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
   });
+  const slow = options.slowSession;
+  if (slow) {
+    // Who is logged in (and their role) answers late, as on a busy host.
+    await context.route("**/api/session", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, slow));
+      await route.continue();
+    });
+  }
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   page.on("pageerror", (error) => console.error("page error:", error.message));

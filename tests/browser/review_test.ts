@@ -47,7 +47,20 @@ Deno.test("in Chromium: an author sends changes for review, a preview link shows
   await t.step(
     "1. bob, an author, sees only Send for review; he edits About, then Home, in one tab, and sends one review holding both pages",
     async () => {
-      const bob = await logInAs(browser, site, BOB, { path: "en/about/" });
+      // The session (and the role) answers 1.5 s late: no Publish meanwhile.
+      const bob = await logInAs(browser, site, BOB, {
+        path: "en/about/",
+        slowSession: 1_500,
+      });
+      assert.equal(
+        await bob.getByRole("button", { name: "Publish", exact: true })
+          .count(),
+        0,
+        "no Publish before the role is known",
+      );
+      await bob.getByText("Logged in as Bob Stone").waitFor({
+        state: "attached",
+      });
       assert.equal(
         await bob.getByRole("button", { name: "Publish", exact: true })
           .count(),
