@@ -14,59 +14,26 @@
  * photographed at 1280×800 and 390×844 (tests/browser/artifacts/).
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { fastHash } from "../support/helpers.ts";
+import type { Page } from "playwright-core";
 import {
+  ALICE,
   ARTIFACTS,
-  BOTH_SIZES,
-  type EditingSite,
+  BOB,
   EN_HOME,
   launchChromium,
+  logInAs,
+  namedEditors,
   openMore,
   region,
+  shootBothSizes,
   startDemo,
   waitStatus,
 } from "./overlay_support.ts";
-
-const ALICE = "alice.correct-horse-battery-staple";
-const BOB = "bob.staple-river-lantern-window";
 
 declare const document: {
   querySelectorAll(selector: string): { length: number };
   documentElement: { hasAttribute(name: string): boolean };
 };
-
-/** Opens the page in a context of its own and logs in with a named key. */
-async function logIn(
-  browser: Browser,
-  site: EditingSite,
-  key: string,
-): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: { width: 1280, height: 800 },
-  });
-  const page = await context.newPage();
-  page.setDefaultTimeout(20_000);
-  page.on("pageerror", (error) => console.error("page error:", error.message));
-  await page.goto(`${site.url}en/?edit`);
-  await page.getByLabel("Site key").fill(key);
-  await page.keyboard.press("Enter");
-  await waitStatus(page, "No unsaved changes");
-  return page;
-}
-
-/** Photographs the page at both sizes. */
-async function shoot(page: Page, name: string): Promise<void> {
-  for (const size of BOTH_SIZES) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.waitForTimeout(150);
-    await page.screenshot({
-      path: join(ARTIFACTS, `review-${name}-${size.name}.png`),
-    });
-  }
-  await page.setViewportSize({ width: 1280, height: 800 });
-}
 
 /** Changes fields of the home page through the API: saved, or sent for review. */
 function change(
@@ -112,20 +79,9 @@ async function openReview(
 
 Deno.test("in Chromium: a publisher opens a review in place, goes back, and settles a clash at its publish field by field", async (t) => {
   await Deno.mkdir(ARTIFACTS, { recursive: true });
-  const editors = {
-    alice: {
-      hash: await fastHash(ALICE),
-      name: "Alice Martin",
-      email: "alice@example.com",
-    },
-    bob: {
-      hash: await fastHash(BOB),
-      name: "Bob Stone",
-      email: "bob@example.com",
-      role: "author",
-    },
-  };
-  await using site = await startDemo({ EDITOR_KEYS: JSON.stringify(editors) });
+  await using site = await startDemo({
+    EDITOR_KEYS: await namedEditors({ bob: "author" }),
+  });
   await using browser = await launchChromium();
   const original = await site.page();
   const heading = (original.sections as Array<Record<string, string>>)[0]!
@@ -137,7 +93,7 @@ Deno.test("in Chromium: a publisher opens a review in place, goes back, and sett
   let alice: Page;
 
   await t.step("1. bob sends a title and a heading for review", async () => {
-    const bob = await logIn(browser, site, BOB);
+    const bob = await logInAs(browser, site, BOB);
     assert.equal(
       await change(
         bob,
@@ -152,7 +108,7 @@ Deno.test("in Chromium: a publisher opens a review in place, goes back, and sett
   await t.step(
     "2. alice opens it: its values in place, outlined, read-only, under its banner; Back puts the page back",
     async () => {
-      alice = await logIn(browser, site, ALICE);
+      alice = await logInAs(browser, site, ALICE);
       const panelText = async () => {
         await openMore(alice);
         await alice.getByRole("button", { name: "Reviews", exact: true })
@@ -202,7 +158,7 @@ Deno.test("in Chromium: a publisher opens a review in place, goes back, and sett
         false,
         "the bar is hidden while the review is open",
       );
-      await shoot(alice, "open");
+      await shootBothSizes(alice, "review-open");
       await title.click();
       await alice.keyboard.type("typed");
       assert.equal(await title.innerText(), "Who we are", "editing is off");
@@ -243,7 +199,7 @@ Deno.test("in Chromium: a publisher opens a review in place, goes back, and sett
       assert.match(await clash.innerText(), /Published now\s+About the team/i);
       assert.match(await clash.innerText(), /In the review\s+Who we are/i);
       assert.match(await view.innerText(), /Heading, section 1/);
-      await shoot(alice, "conflict");
+      await shootBothSizes(alice, "review-conflict");
       await view.getByRole("button", { name: "Publish the review" })
         .press("Enter");
       await view.getByText("Choose “Use the review’s”").waitFor();
@@ -310,7 +266,7 @@ Deno.test("in Chromium: a publisher opens a review in place, goes back, and sett
         await elsewhere.innerText(),
         /change \/en\/, pas cette page/,
       );
-      await shoot(alice, "elsewhere-fr");
+      await shootBothSizes(alice, "review-elsewhere-fr");
       await elsewhere.getByRole("button", { name: "Aller à /en/" })
         .press("Enter");
       await alice.waitForURL(/\/en\/\?edit=?$/);
