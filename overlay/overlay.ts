@@ -22,6 +22,7 @@ import { type Client, createClient } from "../client/mod.ts";
 import { ROUTES } from "../lib/wire/names.ts";
 import { INPAGE_ATTRIBUTES } from "../lib/wire/regions.ts";
 import { publishAction } from "./actions.ts";
+import { openNamedReview } from "./review_actions.ts";
 import { Controller } from "./controller.ts";
 import { offerDrafts } from "./flows/drafts.ts";
 import { showElsewhere } from "./flows/review.ts";
@@ -176,6 +177,8 @@ async function open(client: Client): Promise<void> {
   shell.editing(true);
   await takeWorkBack(controller, page);
   controller.returnFocus();
+  // Go to, from a review of this page opened elsewhere: it opens here.
+  await openNamedReview(controller.context);
 }
 
 /** What the page's regions, lists and links ask the controller for. */

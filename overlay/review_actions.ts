@@ -141,7 +141,7 @@ async function openAction(
   const here = review.pages.filter((page) => store.state.page(page.path));
   const elsewhere = review.pages.filter((page) => !store.state.page(page.path))
     .map((page) => pageAddress(page.path));
-  if (here.length === 0) return await goToReview(context, elsewhere);
+  if (here.length === 0) return await goToReview(context, id, elsewhere);
   const choice = await openReviewInPlace(
     inPlaceContext(context),
     review,
@@ -161,9 +161,16 @@ async function openAction(
   );
 }
 
-/** The review is on other pages: go to the first one, editing. */
+/** The name of the address parameter that opens a review there. */
+const OPEN_PARAMETER = "inpage-review";
+
+/**
+ * The review is on other pages: go to the first one, editing, where it
+ * opens in place (the address names it: {@linkcode openNamedReview}).
+ */
 async function goToReview(
   context: ActionContext,
+  id: string,
   addresses: readonly string[],
 ): Promise<void> {
   const first = addresses[0];
@@ -177,7 +184,32 @@ async function goToReview(
   if (!go) return;
   const url = new URL(first, location.href);
   url.searchParams.set("edit", "");
+  url.searchParams.set(OPEN_PARAMETER, id);
   location.assign(url.href);
+}
+
+/**
+ * Opens the review the address names (`?inpage-review=ID`, left by Go to
+ * on another page), once the page is ready to edit; the parameter leaves
+ * the address first, so a reload shows the page as it is edited.
+ *
+ * @param context what the actions work with
+ */
+export async function openNamedReview(context: ActionContext): Promise<void> {
+  const url = new URL(location.href);
+  const id = url.searchParams.get(OPEN_PARAMETER);
+  if (id === null) return;
+  url.searchParams.delete(OPEN_PARAMETER);
+  history.replaceState(history.state, "", url.href);
+  try {
+    const { editor } = await context.client.session();
+    await openAction(context, id, {
+      id: editor.id,
+      role: editor.role ?? "publisher",
+    });
+  } catch (error) {
+    alert(context, error);
+  }
 }
 
 /**
